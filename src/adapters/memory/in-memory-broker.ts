@@ -1,0 +1,40 @@
+import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord } from '../../application/ports/broker.port.js'
+import { InMemoryConsumer } from './in-memory-consumer.js'
+import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
+
+/**
+ * A broker in memory: partitioned topics, consumer groups with committed offsets, rebalancing
+ * between members and redelivery from the last commit after a member crashes.
+ */
+export class InMemoryBroker implements Broker {
+  readonly log = new InMemoryLog()
+  /** Failure injection: the next N publishes are refused, as a broker without quorum would. */
+  failNextPublishes = 0
+
+  constructor(private readonly pollSize = 500) {}
+
+  createTopic(name: string, partitions: number): void {
+    this.log.createTopic(name, partitions)
+  }
+
+  consumer(groupId: string): BrokerConsumer & InMemoryConsumer {
+    return new InMemoryConsumer(this.log, groupId, this.pollSize)
+  }
+
+  producer(): BrokerProducer {
+    return {
+      publish: async (records: readonly OutboundRecord[]) => {
+        if (this.failNextPublishes > 0) {
+          this.failNextPublishes--
+          throw Object.assign(new Error('in-memory broker refused the publish'), { retriable: true })
+        }
+        for (const r of records) this.log.append(r)
+      },
+    }
+  }
+
+  /** Every record of a topic, over all partitions (for asserting dead letters and parked copies). */
+  records(topic: string): readonly StoredRecord[] {
+    return this.log.all(topic)
+  }
+}

@@ -1,0 +1,77 @@
+import type { OffsetCommit, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
+
+export interface StoredRecord extends OutboundRecord {
+  readonly partition: number
+  readonly offset: number
+}
+
+export interface GroupMember {
+  readonly topics: readonly string[]
+  assign(partitions: readonly TopicPartition[]): Promise<void>
+}
+
+/** Topics' partitions and the groups' committed offsets and members. */
+export class InMemoryLog {
+  private readonly topics = new Map<string, StoredRecord[][]>()
+  private readonly committed = new Map<string, number>()
+  private readonly members = new Map<string, GroupMember[]>()
+
+  createTopic(name: string, partitions: number): void {
+    if (!this.topics.has(name)) this.topics.set(name, Array.from({ length: partitions }, () => []))
+  }
+
+  append(r: OutboundRecord): StoredRecord {
+    if (!this.topics.has(r.topic)) this.createTopic(r.topic, 1)
+    const partitions = this.topics.get(r.topic) as StoredRecord[][]
+    const partition = r.key ? hash(r.key) % partitions.length : Math.floor(Math.random() * partitions.length)
+    const log = partitions[partition] as StoredRecord[]
+    const stored = { ...r, partition, offset: log.length }
+    log.push(stored)
+    return stored
+  }
+
+  read(tp: TopicPartition, from: number, max: number): readonly StoredRecord[] {
+    return this.topics.get(tp.topic)?.[tp.partition]?.slice(from, from + max) ?? []
+  }
+
+  all(topic: string): readonly StoredRecord[] {
+    return (this.topics.get(topic) ?? []).flat()
+  }
+
+  committedOffset(groupId: string, tp: TopicPartition): number {
+    return this.committed.get(`${groupId}/${tp.topic}/${tp.partition}`) ?? 0
+  }
+
+  commit(groupId: string, offsets: readonly OffsetCommit[]): void {
+    for (const o of offsets) this.committed.set(`${groupId}/${o.topic}/${o.partition}`, Number(o.offset))
+  }
+
+  async join(groupId: string, member: GroupMember): Promise<void> {
+    this.members.set(groupId, [...(this.members.get(groupId) ?? []), member])
+    await this.rebalance(groupId)
+  }
+
+  async leave(groupId: string, member: GroupMember): Promise<void> {
+    this.members.set(groupId, (this.members.get(groupId) ?? []).filter((m) => m !== member))
+    await this.rebalance(groupId)
+  }
+
+  /** Round-robin assignment of every subscribed partition over the group's members. */
+  private async rebalance(groupId: string): Promise<void> {
+    const members = this.members.get(groupId) ?? []
+    const topics = [...new Set(members.flatMap((m) => m.topics))]
+    for (const t of topics) this.createTopic(t, 1)
+    const partitions = topics.flatMap((topic) => (this.topics.get(topic) ?? []).map((_, partition) => ({ topic, partition })))
+    await Promise.all(
+      members.map((m, i) =>
+        m.assign(partitions.filter((p, j) => j % members.length === i && m.topics.includes(p.topic))),
+      ),
+    )
+  }
+}
+
+const hash = (key: Uint8Array): number => {
+  let h = 0
+  for (const b of key) h = (Math.imul(h, 31) + b) >>> 0
+  return h
+}

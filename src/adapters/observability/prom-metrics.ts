@@ -1,0 +1,80 @@
+import { Counter, Histogram, Registry } from 'prom-client'
+import type { IngestMetrics } from '../../application/ports/metrics.port.js'
+import type { FactTable } from '../../domain/fact-row.js'
+
+const LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]
+const SIZE_BUCKETS = [1, 10, 50, 100, 250, 500, 1000]
+
+/**
+ * Spec §9 metrics on prom-client. Rows ingested are one family per table
+ * (`dev_stats_session_facts_ingested_total`, `dev_stats_funnel_daily_ingested_total`, …).
+ */
+export class PromMetrics implements IngestMetrics {
+  private readonly ingested = new Map<FactTable, Counter<'consumer'>>()
+  private readonly lag: Histogram<'consumer'>
+  private readonly size: Histogram<'consumer'>
+  private readonly insertSeconds: Histogram<'consumer'>
+  private readonly dlq: Counter<'consumer' | 'reason'>
+  private readonly skips: Counter<'consumer' | 'reason'>
+  private readonly retries: Counter<'consumer'>
+  private readonly parkedTotal: Counter<'consumer'>
+  private readonly recovered: Counter<'consumer'>
+  private readonly gaps: Counter<'consumer'>
+  private readonly mismatches: Counter<'consumer'>
+
+  constructor(readonly registry: Registry = new Registry()) {
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Counter<L>({ name, help, labelNames, registers: [registry] })
+    const histogram = (name: string, help: string, buckets: number[]) =>
+      new Histogram<'consumer'>({ name, help, labelNames: ['consumer'], buckets, registers: [registry] })
+    this.lag = histogram('dev_stats_ingest_lag_seconds', 'EventTime to IngestionTime', LAG_BUCKETS)
+    this.size = histogram('dev_stats_ingest_batch_size', 'Rows per flushed batch', SIZE_BUCKETS)
+    this.insertSeconds = histogram('dev_stats_insert_duration_seconds', 'Duration of one insert', [0.01, 0.05, 0.1, 0.5, 1, 5])
+    this.dlq = counter('dev_stats_dlq_total', 'Records dead-lettered, by reason', ['consumer', 'reason'])
+    this.skips = counter('dev_stats_skipped_total', 'Records skipped by rule, by reason', ['consumer', 'reason'])
+    this.retries = counter('dev_stats_sink_retries_total', 'Failed insert/publish attempts retried', ['consumer'])
+    this.parkedTotal = counter('dev_stats_parked_total', 'Records parked for a late dimension', ['consumer'])
+    this.recovered = counter('dev_stats_parking_recovered_total', 'Parked records enriched on a later attempt', ['consumer'])
+    this.gaps = counter('dev_stats_dimension_gap_total', 'Records dead-lettered after the last parking attempt (alert)', ['consumer'])
+    this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
+  }
+
+  rowsIngested(consumer: string, table: FactTable, count: number): void {
+    let c = this.ingested.get(table)
+    if (!c) {
+      c = new Counter({ name: `dev_stats_${table}_ingested_total`, help: `Rows inserted into ${table}`, labelNames: ['consumer'], registers: [this.registry] })
+      this.ingested.set(table, c)
+    }
+    c.inc({ consumer }, count)
+  }
+  ingestLag(consumer: string, seconds: number): void {
+    this.lag.observe({ consumer }, seconds)
+  }
+  batchSize(consumer: string, rows: number): void {
+    this.size.observe({ consumer }, rows)
+  }
+  insertDuration(consumer: string, seconds: number): void {
+    this.insertSeconds.observe({ consumer }, seconds)
+  }
+  deadLettered(consumer: string, reason: string): void {
+    this.dlq.inc({ consumer, reason })
+  }
+  skipped(consumer: string, reason: string): void {
+    this.skips.inc({ consumer, reason })
+  }
+  sinkRetry(consumer: string): void {
+    this.retries.inc({ consumer })
+  }
+  parked(consumer: string): void {
+    this.parkedTotal.inc({ consumer })
+  }
+  recoveredFromParking(consumer: string): void {
+    this.recovered.inc({ consumer })
+  }
+  dimensionGap(consumer: string): void {
+    this.gaps.inc({ consumer })
+  }
+  contractVersionMismatch(consumer: string): void {
+    this.mismatches.inc({ consumer })
+  }
+}

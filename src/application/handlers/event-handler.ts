@@ -1,0 +1,27 @@
+import type * as E from 'fp-ts/lib/Either.js'
+import type { DimensionPath } from '../../domain/dimension-path.js'
+import type { DecodedEnvelope } from '../../domain/envelope.js'
+import type { FactRow } from '../../domain/fact-row.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
+import type { Poison } from '../../domain/poison.js'
+
+/** What one event asks the engine to do, poison aside (that is the Left). */
+export type Interpretation =
+  | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly warnings?: readonly string[] }
+  | { readonly kind: 'skip'; readonly reason: string }
+  | {
+      readonly kind: 'enrich'
+      readonly propertyObjectId: Guid
+      readonly complete: (path: DimensionPath) => readonly FactRow[]
+      readonly warnings?: readonly string[]
+    }
+
+/** One consumer: its topic, its group and the pure step from an event to rows. */
+export interface EventHandler {
+  /** Label of logs and metrics, e.g. `session-ended`. */
+  readonly name: string
+  readonly topic: string
+  readonly groupId: string
+  interpret(envelope: DecodedEnvelope, now: Instant): E.Either<Poison, Interpretation>
+}

@@ -1,0 +1,58 @@
+/** One record as the broker delivered it. Offsets are int64 decimal strings. */
+export interface BrokerRecord {
+  readonly topic: string
+  readonly partition: number
+  readonly offset: string
+  readonly key: Uint8Array | null
+  readonly value: Uint8Array | null
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface TopicPartition {
+  readonly topic: string
+  readonly partition: number
+}
+
+/** `offset` is the next offset the group should read: last processed + 1. */
+export interface OffsetCommit extends TopicPartition {
+  readonly offset: string
+}
+
+export interface OutboundRecord {
+  readonly topic: string
+  readonly key: Uint8Array | null
+  readonly value: Uint8Array | null
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface ConsumerCallbacks {
+  /**
+   * Records of one partition, in offset order. The returned promise may take long (a full buffer
+   * waits for its insert); the adapter keeps its group membership alive meanwhile and delivers
+   * no further batch of the same partition before it settles.
+   */
+  readonly onBatch: (records: readonly BrokerRecord[]) => Promise<void>
+  /** Partitions taken away by a rebalance: their uncommitted records will be redelivered elsewhere. */
+  readonly onRevoked: (partitions: readonly TopicPartition[]) => Promise<void>
+}
+
+/** A member of one consumer group. Auto-commit is off: only `commit` moves the group's offsets. */
+export interface BrokerConsumer {
+  run(topics: readonly string[], callbacks: ConsumerCallbacks): Promise<void>
+  commit(offsets: readonly OffsetCommit[]): Promise<void>
+  /** Stop fetching (all assigned partitions) until `resume`, e.g. while the store is down. */
+  pause(): void
+  resume(): void
+  /** Leave the group. Uncommitted records stay for the next member. */
+  stop(): Promise<void>
+}
+
+export interface BrokerProducer {
+  /** Resolves only once the broker acknowledged every record (acks=all). */
+  publish(records: readonly OutboundRecord[]): Promise<void>
+}
+
+export interface Broker {
+  consumer(groupId: string): BrokerConsumer
+  producer(): BrokerProducer
+}

@@ -1,0 +1,5 @@
+import type { Instant } from '../../domain/instant.js'
+
+export interface Clock {
+  now(): Instant
+}

@@ -1,0 +1,16 @@
+import type { FactTable } from '../../domain/fact-row.js'
+
+/** The metric family of spec §9; every call is labelled by consumer. */
+export interface IngestMetrics {
+  rowsIngested(consumer: string, table: FactTable, count: number): void
+  ingestLag(consumer: string, seconds: number): void
+  batchSize(consumer: string, rows: number): void
+  insertDuration(consumer: string, seconds: number): void
+  deadLettered(consumer: string, reason: string): void
+  skipped(consumer: string, reason: string): void
+  sinkRetry(consumer: string): void
+  parked(consumer: string): void
+  recoveredFromParking(consumer: string): void
+  dimensionGap(consumer: string): void
+  contractVersionMismatch(consumer: string): void
+}

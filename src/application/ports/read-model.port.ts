@@ -1,0 +1,44 @@
+import type { FunnelStage } from '../../domain/funnel.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
+
+/** Half-open [from, to) interval of event time. */
+export interface Period {
+  readonly from: Instant
+  readonly to: Instant
+}
+
+/** Inclusive range of UTC calendar days, YYYY-MM-DD. */
+export interface DateRange {
+  readonly fromDate: string
+  readonly toDate: string
+}
+
+export interface SessionTotals {
+  readonly sessions: number
+  readonly guestSessions: number
+  readonly userSessions: number
+  readonly totalDurationSeconds: number
+  readonly minDurationSeconds: number
+  readonly maxDurationSeconds: number
+}
+
+export interface HierarchyFilter {
+  readonly projectId?: Guid
+  readonly buildingId?: Guid
+  readonly layoutGroupId?: Guid
+  readonly layoutId?: Guid
+  readonly propertyObjectId?: Guid
+}
+
+export type StageCounts = Readonly<Record<FunnelStage, number>>
+
+/**
+ * Read side over the facts. Sessions are those that viewed the developer's property objects in
+ * the period (view facts ∩ session facts), duration per session by argMax(IngestionTime); funnel
+ * stages by uniqMerge. Never FINAL. The developer id is required: scoping is never optional here.
+ */
+export interface ReadModel {
+  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals>
+  funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>
+}

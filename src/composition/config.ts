@@ -1,0 +1,86 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import type { EngineConfig } from '../application/engine/engine-config.js'
+
+/** Environment settings; every value is validated and an invalid one names itself at start-up. */
+export interface IngestConfig {
+  readonly broker: 'memory'
+  readonly store: 'memory'
+  readonly funnelEnabled: boolean
+  readonly logLevel: string
+  readonly engine: EngineConfig
+  readonly topics: Readonly<Record<ConsumerKey, { readonly topic?: string; readonly group?: string }>>
+}
+
+export type ConsumerKey = 'SESSION_ENDED' | 'LEAD_CREATED' | 'PROPERTY_OBJECT_UPSERTED' | 'VIEW_ENDED'
+const CONSUMER_KEYS: readonly ConsumerKey[] = ['SESSION_ENDED', 'LEAD_CREATED', 'PROPERTY_OBJECT_UPSERTED', 'VIEW_ENDED']
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, detail: string) {
+    super(`invalid configuration: ${setting} ${detail}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
+  const value = env[name] ?? fallback
+  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join('|')}, got "${value}"`)
+  return value as T
+}
+
+const PositiveInt = t.refinement(t.Int, (n) => n > 0, 'PositiveInt')
+const IntFromString = new t.Type<number, string, unknown>(
+  'IntFromString',
+  PositiveInt.is,
+  (u, c) => {
+    const n = typeof u === 'string' && /^\d+$/.test(u.trim()) ? Number(u) : Number.NaN
+    return PositiveInt.is(n) ? t.success(n) : t.failure(u, c, 'expected a positive integer')
+  },
+  String,
+)
+
+const int = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const decoded = IntFromString.decode(raw)
+  if (E.isLeft(decoded)) throw new ConfigError(name, `must be a positive integer, got "${raw}"`)
+  return decoded.right
+}
+
+const bool = (env: Env, name: string, fallback: boolean): boolean => {
+  const raw = env[name]?.toLowerCase()
+  if (raw === undefined || raw === '') return fallback
+  if (['true', '1', 'on', 'yes'].includes(raw)) return true
+  if (['false', '0', 'off', 'no'].includes(raw)) return false
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`)
+}
+
+export const loadConfig = (env: Env = process.env): IngestConfig => {
+  const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
+  const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
+  if (max < initial) throw new ConfigError('DEV_STATS_SINK_BACKOFF_MAX_MS', 'must not be below DEV_STATS_SINK_BACKOFF_INITIAL_MS')
+  return {
+    broker: oneOf(env, 'DEV_STATS_BROKER', ['memory'], 'memory'),
+    store: oneOf(env, 'DEV_STATS_STORE', ['memory'], 'memory'),
+    // the feature flag dev-stats.funnel.enabled, off by default
+    funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
+    logLevel: oneOf(env, 'DEV_STATS_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'silent'], 'info'),
+    engine: {
+      maxBatchRows: int(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
+      flushIntervalMs: int(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
+      sinkBackoff: { initialMs: initial, maxMs: max },
+      parking: {
+        maxAttempts: int(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
+        backoff: {
+          initialMs: int(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
+          maxMs: int(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
+        },
+      },
+    },
+    topics: Object.fromEntries(
+      CONSUMER_KEYS.map((k) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
+    ) as IngestConfig['topics'],
+  }
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata'
+import { Container, type ResolutionContext } from 'inversify'
+import { ConsumerEngine } from '../application/engine/consumer-engine.js'
+import { defaultTopics } from '../application/engine/engine-config.js'
+import type { EventHandler } from '../application/handlers/event-handler.js'
+import { leadCreatedHandler } from '../application/handlers/lead-created.handler.js'
+import { propertyObjectUpsertedHandler } from '../application/handlers/property-object-upserted.handler.js'
+import { sessionEndedHandler } from '../application/handlers/session-ended.handler.js'
+import { viewEndedHandler } from '../application/handlers/view-ended.handler.js'
+import { IngestService } from '../application/ingest-service.js'
+import type { Broker } from '../application/ports/broker.port.js'
+import type { ReadModel } from '../application/ports/read-model.port.js'
+import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
+import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
+import { systemClock } from '../adapters/clock/system-clock.js'
+import { InMemoryBroker } from '../adapters/memory/in-memory-broker.js'
+import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
+import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
+import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
+import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
+import { OtelTracer } from '../adapters/observability/otel-tracer.js'
+import { PinoLogger } from '../adapters/observability/pino-logger.js'
+import { PromMetrics } from '../adapters/observability/prom-metrics.js'
+import { loadConfig, type IngestConfig } from './config.js'
+import { TOKENS } from './tokens.js'
+
+const handlersOf = (config: IngestConfig): EventHandler[] => {
+  const { topics } = config
+  const handlers = [
+    propertyObjectUpsertedHandler(topics.PROPERTY_OBJECT_UPSERTED.topic, topics.PROPERTY_OBJECT_UPSERTED.group),
+    sessionEndedHandler(topics.SESSION_ENDED.topic, topics.SESSION_ENDED.group),
+    viewEndedHandler(topics.VIEW_ENDED.topic, topics.VIEW_ENDED.group),
+  ]
+  if (config.funnelEnabled) handlers.push(leadCreatedHandler(topics.LEAD_CREATED.topic, topics.LEAD_CREATED.group))
+  return handlers
+}
+
+const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
+  const config = ctx.get<IngestConfig>(TOKENS.Config)
+  const broker = ctx.get<Broker>(TOKENS.Broker)
+  return new ConsumerEngine({
+    handler,
+    topics: defaultTopics(handler.topic, handler.groupId),
+    consumer: broker.consumer(handler.groupId),
+    producer: broker.producer(),
+    store: ctx.get(TOKENS.FactStore),
+    dimensions: ctx.get(TOKENS.DimensionReader),
+    clock: ctx.get(TOKENS.Clock),
+    logger: ctx.get(TOKENS.Logger),
+    metrics: ctx.get(TOKENS.Metrics),
+    tracer: ctx.get(TOKENS.Tracer),
+    config: config.engine,
+  })
+}
+
+/**
+ * The composition root: the only place that knows inversify. Configuration (environment by
+ * default) picks the adapters; a host may rebind any token (its own Logger, Clock…) before
+ * resolving IngestService.
+ */
+export const createContainer = (config: IngestConfig = loadConfig()): Container => {
+  const c = new Container({ defaultScope: 'Singleton' })
+  c.bind(TOKENS.Config).toConstantValue(config)
+  c.bind(TOKENS.Clock).toConstantValue(systemClock)
+  c.bind(TOKENS.Logger).toDynamicValue(() => PinoLogger.withLevel(config.logLevel))
+  c.bind(TOKENS.Metrics).toDynamicValue(() => new PromMetrics())
+  c.bind(TOKENS.Tracer).toDynamicValue(() => new OtelTracer())
+  c.bind(TOKENS.Broker).toDynamicValue(() => new InMemoryBroker())
+  c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
+  c.bind(TOKENS.FactStore).toDynamicValue((ctx) => new InMemoryFactStore(ctx.get(TOKENS.InMemoryTables)))
+  c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => new InMemoryDimensionReader(ctx.get(TOKENS.InMemoryTables)))
+  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => new InMemoryReadModel(ctx.get(TOKENS.InMemoryTables)))
+  c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
+  c.bind(TOKENS.IngestService).toDynamicValue(
+    (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h))),
+  )
+  c.bind(TOKENS.GetSessionMetrics).toDynamicValue((ctx) => getDeveloperSessionMetrics(ctx.get<ReadModel>(TOKENS.ReadModel)))
+  c.bind(TOKENS.GetConversionFunnel).toDynamicValue((ctx) =>
+    getConversionFunnel(ctx.get<ReadModel>(TOKENS.ReadModel), ctx.get<IngestService>(TOKENS.IngestService).freshness),
+  )
+  return c
+}

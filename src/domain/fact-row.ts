@@ -1,0 +1,18 @@
+import type { FunnelRow } from './funnel.js'
+import type { Instant } from './instant.js'
+import type { SessionFactRow } from './session-fact.js'
+import type { PropertyObjectDimRow } from './property-object-dim.js'
+import type { ViewFactRow } from './view-fact.js'
+
+/** A row bound for one ClickHouse table; the store adds IngestionTime when it inserts. */
+export type FactRow =
+  | { readonly table: 'session_facts'; readonly row: SessionFactRow }
+  | { readonly table: 'funnel_daily'; readonly row: FunnelRow }
+  | { readonly table: 'dim_property_object'; readonly row: PropertyObjectDimRow }
+  | { readonly table: 'property_object_view_facts'; readonly row: ViewFactRow }
+
+export type FactTable = FactRow['table']
+
+/** The event time a row's ingest lag is measured from. */
+export const eventTimeOf = (r: FactRow): Instant =>
+  r.table === 'dim_property_object' ? r.row.upsertedAt : r.row.eventTime

@@ -1,0 +1,17 @@
+/** Stable reason codes carried by a dead-letter record's `dlq-reason` header. */
+export type PoisonReason =
+  | 'undecodable'
+  | 'missing-message-id'
+  | 'empty-session-id'
+  | 'empty-id'
+  | 'negative-duration'
+  | 'default-created-at'
+  | 'created-at-in-future'
+  | 'dimension-gap'
+
+export interface Poison {
+  readonly reason: PoisonReason
+  readonly detail: string
+}
+
+export const poison = (reason: PoisonReason, detail: string): Poison => ({ reason, detail })
