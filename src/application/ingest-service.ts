@@ -1,11 +1,5 @@
-import type { FunnelStage } from '../domain/funnel.js'
 import type { ConsumerEngine } from './engine/consumer-engine.js'
 import type { StageFreshness } from './read/stage-freshness.js'
-
-/** Funnel stage fed by each consumer (by handler name). */
-const STAGE_OF_CONSUMER: Readonly<Record<string, FunnelStage>> = {
-  'funnel-lead-created': 'Leads',
-}
 
 /** Runs every enabled consumer engine of the host; one engine per consumer group. */
 export class IngestService {
@@ -25,7 +19,7 @@ export class IngestService {
 
   /** A stage is live when its consumer runs here; its lag is that of its last flush. */
   readonly freshness: StageFreshness = (stage) => {
-    const engine = this.engines.find((e) => STAGE_OF_CONSUMER[e.name] === stage)
+    const engine = this.engines.find((e) => e.handler.funnelStage === stage)
     return engine ? { enabled: true, lagSeconds: engine.stats.lastLagSeconds } : { enabled: false }
   }
 }

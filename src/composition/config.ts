@@ -12,8 +12,20 @@ export interface IngestConfig {
   readonly topics: Readonly<Record<ConsumerKey, { readonly topic?: string; readonly group?: string }>>
 }
 
-export type ConsumerKey = 'SESSION_ENDED' | 'LEAD_CREATED' | 'PROPERTY_OBJECT_UPSERTED' | 'VIEW_ENDED'
-const CONSUMER_KEYS: readonly ConsumerKey[] = ['SESSION_ENDED', 'LEAD_CREATED', 'PROPERTY_OBJECT_UPSERTED', 'VIEW_ENDED']
+const CONSUMER_KEYS = [
+  'SESSION_ENDED',
+  'LEAD_CREATED',
+  'PROPERTY_OBJECT_UPSERTED',
+  'VIEW_ENDED',
+  'FAVORITES',
+  'SELECTIONS',
+  'CRM_BOOKING',
+  'CRM_BOOKING_PAID',
+  'CRM_DEAL',
+  'CRM_DEAL_COMPLETED',
+] as const
+/** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer. */
+export type ConsumerKey = (typeof CONSUMER_KEYS)[number]
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, detail: string) {

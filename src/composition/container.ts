@@ -3,6 +3,7 @@ import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
+import { FUNNEL_STAGE_SPECS, funnelStageHandler } from '../application/handlers/funnel-stage.handler.js'
 import { leadCreatedHandler } from '../application/handlers/lead-created.handler.js'
 import { propertyObjectUpsertedHandler } from '../application/handlers/property-object-upserted.handler.js'
 import { sessionEndedHandler } from '../application/handlers/session-ended.handler.js'
@@ -21,7 +22,7 @@ import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
-import { loadConfig, type IngestConfig } from './config.js'
+import { loadConfig, type ConsumerKey, type IngestConfig } from './config.js'
 import { TOKENS } from './tokens.js'
 
 const handlersOf = (config: IngestConfig): EventHandler[] => {
@@ -30,6 +31,10 @@ const handlersOf = (config: IngestConfig): EventHandler[] => {
     propertyObjectUpsertedHandler(topics.PROPERTY_OBJECT_UPSERTED.topic, topics.PROPERTY_OBJECT_UPSERTED.group),
     sessionEndedHandler(topics.SESSION_ENDED.topic, topics.SESSION_ENDED.group),
     viewEndedHandler(topics.VIEW_ENDED.topic, topics.VIEW_ENDED.group),
+    ...FUNNEL_STAGE_SPECS.map((spec) => {
+      const o = topics[spec.name.replace('funnel-', '').toUpperCase().replace(/-/g, '_') as ConsumerKey]
+      return funnelStageHandler({ ...spec, topic: o.topic ?? spec.topic, groupId: o.group ?? spec.groupId })
+    }),
   ]
   if (config.funnelEnabled) handlers.push(leadCreatedHandler(topics.LEAD_CREATED.topic, topics.LEAD_CREATED.group))
   return handlers

@@ -65,6 +65,10 @@ export class ConsumerEngine {
     return this.deps.handler.name
   }
 
+  get handler(): EventHandler {
+    return this.deps.handler
+  }
+
   async start(): Promise<void> {
     const { consumer, topics, config } = this.deps
     await consumer.run([topics.source, topics.retry], {

@@ -2,6 +2,7 @@ import type * as E from 'fp-ts/lib/Either.js'
 import type { DimensionPath } from '../../domain/dimension-path.js'
 import type { DecodedEnvelope } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
+import type { FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { Poison } from '../../domain/poison.js'
@@ -23,5 +24,7 @@ export interface EventHandler {
   readonly name: string
   readonly topic: string
   readonly groupId: string
+  /** The funnel stage this consumer feeds, if any (for the funnel's freshness marks). */
+  readonly funnelStage?: FunnelStage
   interpret(envelope: DecodedEnvelope, now: Instant): E.Either<Poison, Interpretation>
 }

@@ -11,6 +11,7 @@ export const leadCreatedHandler = (topic = LEAD_CREATED_TOPIC, groupId = LEAD_CR
   name: 'funnel-lead-created',
   topic,
   groupId,
+  funnelStage: 'Leads',
   interpret: ({ context, payload }) =>
     E.map((decision: LeadDecision): Interpretation => {
       if (decision.kind === 'skip') return { kind: 'skip', reason: decision.reason }
