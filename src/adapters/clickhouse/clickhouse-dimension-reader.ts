@@ -1,0 +1,34 @@
+import type { DimensionReader } from '../../application/ports/dimension-reader.port.js'
+import type { DimensionPath } from '../../domain/dimension-path.js'
+import type { Guid } from '../../domain/guid.js'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { ident, join, sql, uuid } from './sql-fragment.js'
+
+/** Lookups are chunked so a large batch never builds a huge IN list. */
+const CHUNK = 500
+
+/**
+ * Latest path per property object: argMax over Version (UpsertedAt in µs), never FINAL. The whole
+ * path is one tuple so every level comes from the same (latest) row.
+ */
+export class ClickHouseDimensionReader implements DimensionReader {
+  constructor(private readonly session: ClickHouseSession) {}
+
+  async latestPaths(propertyObjectIds: readonly Guid[]): Promise<ReadonlyMap<Guid, DimensionPath>> {
+    const ids = [...new Set(propertyObjectIds)]
+    const paths = new Map<Guid, DimensionPath>()
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK)
+      const rows = await this.session.select<{ Id: Guid; p: [Guid, Guid, Guid, Guid, Guid] }>(sql`
+        SELECT Id, argMax(tuple(DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId), Version) AS p
+        FROM ${ident(this.session.database)}.dim_property_object
+        WHERE Id IN (${join(chunk.map(uuid), ', ')})
+        GROUP BY Id`)
+      for (const { Id, p } of rows) {
+        const [developerId, projectId, buildingId, layoutGroupId, layoutId] = p
+        paths.set(Id, { developerId, projectId, buildingId, layoutGroupId, layoutId, propertyObjectId: Id })
+      }
+    }
+    return paths
+  }
+}

@@ -1,0 +1,40 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join as joinPath } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { dateTimeText } from './clickhouse-row.mapper.js'
+import { isMigrationFile, parseMigration, type Migration } from './migration-file.parser.js'
+import { ident, sql } from './sql-fragment.js'
+
+/** migrations/ at the repository root, whether running from src/ (tsx) or dist/src/ (tsc). */
+export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url).href.replace('/dist/', '/'))
+
+export const readMigrations = async (dir: string, database: string): Promise<Migration[]> => {
+  const names = (await readdir(dir)).filter(isMigrationFile).sort()
+  return Promise.all(names.map(async (n) => parseMigration(n, await readFile(joinPath(dir, n), 'utf8'), database)))
+}
+
+/**
+ * Applies, in file order, every migration whose version is not yet in
+ * <database>.schema_migrations, recording each after its last statement succeeded. Every
+ * statement is IF NOT EXISTS, so a run interrupted between a statement and its record is
+ * repaired by the next run. Returns the versions applied now (empty when up to date).
+ */
+export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now()): Promise<string[]> => {
+  const db = ident(session.database)
+  const migrations = await readMigrations(dir, session.database)
+  const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${db}.schema_migrations`)
+  const applied = new Set(
+    Number(exists?.result ?? 0) === 1
+      ? (await session.select<{ Version: string }>(sql`SELECT DISTINCT Version FROM ${db}.schema_migrations`)).map((r) => r.Version)
+      : [],
+  )
+  const done: string[] = []
+  for (const m of migrations) {
+    if (applied.has(m.version)) continue
+    for (const statement of m.statements) await session.ddl(statement)
+    await session.insert('schema_migrations', [{ Version: m.version, AppliedAt: dateTimeText(now) }])
+    done.push(m.version)
+  }
+  return done
+}

@@ -1,0 +1,74 @@
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts } from '../../application/ports/read-model.port.js'
+import { FUNNEL_STAGES } from '../../domain/funnel.js'
+import type { Guid } from '../../domain/guid.js'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { date, ident, int, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
+
+const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
+  projectId: 'ProjectId',
+  buildingId: 'BuildingId',
+  layoutGroupId: 'LayoutGroupId',
+  layoutId: 'LayoutId',
+  propertyObjectId: 'PropertyObjectId',
+}
+
+/** DateTime has whole seconds: a period bound is taken as the first whole second at or after it. */
+const seconds = (ms: number) => int(Math.ceil(ms / 1000))
+
+/**
+ * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
+ * view facts in [from, to), then per SessionId the latest (argMax by IngestionTime) duration and
+ * viewer kind, so re-inserted facts count once before and after merges. Funnel: uniqMerge per
+ * stage. Never FINAL.
+ */
+export class ClickHouseReadModel implements ReadModel {
+  constructor(private readonly session: ClickHouseSession) {}
+
+  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+    const db = ident(this.session.database)
+    const [row] = await this.session.select<Record<keyof SessionTotals, string>>(sql`
+      SELECT count() AS sessions,
+             countIf(s.2 = 'Guest') AS guestSessions,
+             countIf(s.2 = 'User') AS userSessions,
+             sum(s.1) AS totalDurationSeconds,
+             min(s.1) AS minDurationSeconds,
+             max(s.1) AS maxDurationSeconds
+      FROM (
+        SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), IngestionTime) AS s
+        FROM ${db}.session_facts
+        WHERE SessionId IN (
+          SELECT SessionId FROM ${db}.property_object_view_facts
+          WHERE DeveloperId = ${uuid(developerId)}
+            AND EventTime >= toDateTime(${seconds(period.from)}, 'UTC')
+            AND EventTime < toDateTime(${seconds(period.to)}, 'UTC'))
+        GROUP BY SessionId)`)
+    const n = (v: string | undefined) => Number(v ?? 0)
+    return {
+      sessions: n(row?.sessions),
+      guestSessions: n(row?.guestSessions),
+      userSessions: n(row?.userSessions),
+      totalDurationSeconds: n(row?.totalDurationSeconds),
+      minDurationSeconds: n(row?.minDurationSeconds),
+      maxDurationSeconds: n(row?.maxDurationSeconds),
+    }
+  }
+
+  async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
+    const conditions: SqlFragment[] = [
+      sql`DeveloperId = ${uuid(developerId)}`,
+      sql`EventDate >= ${date(range.fromDate)}`,
+      sql`EventDate <= ${date(range.toDate)}`,
+    ]
+    for (const key of Object.keys(FILTER_COLUMNS) as (keyof HierarchyFilter)[]) {
+      const value = filter[key]
+      if (value !== undefined) conditions.push(sql`${ident(FILTER_COLUMNS[key])} = ${uuid(value)}`)
+    }
+    // Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.
+    const stages = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
+    const [row] = await this.session.select<Record<string, string>>(sql`
+      SELECT ${stages}
+      FROM ${ident(this.session.database)}.funnel_daily
+      WHERE ${join(conditions, ' AND ')}`)
+    return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts
+  }
+}

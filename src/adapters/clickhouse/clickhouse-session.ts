@@ -1,0 +1,117 @@
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
+import { dialectFor } from './clickhouse-dialect.js'
+import { toStoreError } from './clickhouse-error.translator.js'
+import { render, type Dialect, type SqlFragment } from './sql-fragment.js'
+
+/**
+ * Settings on every statement, chosen to behave the same on 18.16 and on a current ClickHouse:
+ * 64-bit integers always come back as strings (18.16's default), so readers always Number() them.
+ */
+interface Handle {
+  readonly client: ClickHouseClient
+  readonly dialect: Dialect
+}
+
+const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 1 }
+
+export interface SessionOptions {
+  /** Database holding the tables; the migrations' `pin_dev_stats` is renamed to it. */
+  readonly database: string
+  /** Overrides the dialect detected from version() (tests exercise the inline path on chdb). */
+  readonly dialect?: Dialect
+  /** Runs once after the first successful connect (e.g. migrations of an embedded store). */
+  readonly onOpen?: (session: ClickHouseSession) => Promise<void>
+}
+
+/**
+ * A lazily opened ClickHouse connection shared by the adapters. Opening (the client, the version
+ * check, `onOpen`) happens on first use, so the container stays synchronous; a failed open is
+ * retried on the next call. Every failure surfaces as a StoreError.
+ */
+export class ClickHouseSession {
+  constructor(
+    private readonly connect: () => Promise<ClickHouseClient>,
+    readonly options: SessionOptions,
+    private opened?: Promise<Handle>,
+  ) {}
+
+  get database(): string {
+    return this.options.database
+  }
+
+  async dialect(): Promise<Dialect> {
+    return (await this.open()).dialect
+  }
+
+  async select<T>(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<T[]> {
+    const { client, dialect } = await this.open()
+    const { query, params } = render(fragment, dialect)
+    return guard(async () => {
+      const result = await client.query({
+        query,
+        format: 'JSONEachRow',
+        ...(dialect === 'bound' ? { query_params: params } : {}),
+        clickhouse_settings: { ...COMMON_SETTINGS, ...settings },
+      })
+      return result.json<T>()
+    })
+  }
+
+  async command(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<void> {
+    const { client, dialect } = await this.open()
+    const { query, params } = render(fragment, dialect)
+    await guard(() => client.command({ query, ...(dialect === 'bound' ? { query_params: params } : {}), clickhouse_settings: settings }))
+  }
+
+  /** Trusted DDL text from migrations/ only, never built from input values. */
+  async ddl(statement: string): Promise<void> {
+    const { client } = await this.open()
+    await guard(() => client.command({ query: statement }))
+  }
+
+  /** Appends rows with JSONEachRow (the only insert format 18.16 and chdb both accept here). */
+  async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return
+    const { client } = await this.open()
+    await guard(() => client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow' }))
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened
+    this.opened = undefined
+    if (opened) await opened.then(({ client }) => client.close()).catch(() => undefined)
+  }
+
+  private open(): Promise<Handle> {
+    if (!this.opened) {
+      const attempt = this.establish()
+      this.opened = attempt
+      attempt.catch(() => {
+        if (this.opened === attempt) this.opened = undefined
+      })
+    }
+    return this.opened
+  }
+
+  private async establish(): Promise<Handle> {
+    const client = await guard(this.connect)
+    try {
+      const rows = await guard(async () => (await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>())
+      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(rows[0]?.v ?? '') }
+      // `onOpen` sees the session already connected, so its calls do not re-enter `open`.
+      if (this.options.onOpen) await this.options.onOpen(new ClickHouseSession(this.connect, { ...this.options, onOpen: undefined }, Promise.resolve(handle)))
+      return handle
+    } catch (e) {
+      await client.close().catch(() => undefined)
+      throw e
+    }
+  }
+}
+
+const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work()
+  } catch (e) {
+    throw toStoreError(e)
+  }
+}

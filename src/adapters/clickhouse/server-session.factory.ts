@@ -1,0 +1,27 @@
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
+import { ClickHouseSession, type SessionOptions } from './clickhouse-session.js'
+
+export interface ServerSettings {
+  readonly url: string
+  readonly user: string
+  readonly password: string
+  readonly database: string
+}
+
+/**
+ * A ClickHouse server over HTTP. No default database on the client: tables are always named
+ * `<database>.<table>`, so the same client works before the migrations created the database.
+ */
+export const serverSession = (settings: ServerSettings, options: Omit<SessionOptions, 'database'> = {}): ClickHouseSession =>
+  new ClickHouseSession(
+    async () =>
+      createClient({
+        url: settings.url,
+        username: settings.user,
+        password: settings.password,
+        request_timeout: 30_000,
+        // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
+        log: { level: ClickHouseLogLevel.OFF },
+      }),
+    { ...options, database: settings.database },
+  )

@@ -1,0 +1,96 @@
+import { isGuid, type Guid } from '../../domain/guid.js'
+
+/**
+ * The one typed SQL renderer. Values reach SQL text only through here, and only as already
+ * validated UUIDs, calendar dates and safe integers: bound as query parameters where the server
+ * supports them ('bound'), rendered as checked literals where it does not ('inline', 18.16).
+ * Identifiers (the configured database) are checked names, never input values.
+ */
+export type SqlValue =
+  | { readonly kind: 'UUID'; readonly value: Guid }
+  | { readonly kind: 'Date'; readonly value: string }
+  | { readonly kind: 'Int64'; readonly value: number }
+
+interface SqlIdent {
+  readonly kind: 'ident'
+  readonly name: string
+}
+
+type Part = SqlValue | SqlIdent | SqlFragment
+
+export interface SqlFragment {
+  readonly kind: 'fragment'
+  readonly strings: readonly string[]
+  readonly parts: readonly Part[]
+}
+
+export type Dialect = 'bound' | 'inline'
+
+export interface RenderedSql {
+  readonly query: string
+  readonly params: Readonly<Record<string, string | number>>
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+export const uuid = (value: Guid): SqlValue => {
+  if (!isGuid(value)) throw new TypeError(`not a UUID: ${JSON.stringify(value)}`)
+  return { kind: 'UUID', value: value.toLowerCase() as Guid }
+}
+
+export const date = (value: string): SqlValue => {
+  const m = DATE.exec(value)
+  if (!m || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) throw new TypeError(`not a YYYY-MM-DD date: ${JSON.stringify(value)}`)
+  return { kind: 'Date', value }
+}
+
+export const int = (value: number): SqlValue => {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer: ${value}`)
+  return { kind: 'Int64', value }
+}
+
+export const ident = (name: string): SqlIdent => {
+  if (!IDENT.test(name)) throw new TypeError(`not an identifier: ${JSON.stringify(name)}`)
+  return { kind: 'ident', name }
+}
+
+/** Tagged template: every interpolation must be a typed value, an identifier or a nested fragment. */
+export const sql = (strings: TemplateStringsArray, ...parts: Part[]): SqlFragment => ({ kind: 'fragment', strings: [...strings], parts })
+
+/** Joins fragments or values with a separator (e.g. an IN list, AND-ed conditions). */
+export const join = (items: readonly Part[], separator: string): SqlFragment =>
+  items.length === 0
+    ? { kind: 'fragment', strings: [''], parts: [] }
+    : { kind: 'fragment', strings: ['', ...items.slice(1).map(() => separator), ''], parts: items }
+
+const literal = (v: SqlValue): string => {
+  // Safe only because the constructors above validated the shape of every value.
+  switch (v.kind) {
+    case 'UUID':
+      return `toUUID('${v.value}')`
+    case 'Date':
+      return `toDate('${v.value}')`
+    case 'Int64':
+      return `toInt64(${v.value})`
+  }
+}
+
+export const render = (fragment: SqlFragment, dialect: Dialect): RenderedSql => {
+  const params: Record<string, string | number> = {}
+  let n = 0
+  const walk = (f: SqlFragment): string =>
+    f.strings.reduce((text, s, i) => {
+      const part = f.parts[i - 1] as Part
+      return text + (i === 0 ? '' : piece(part)) + s
+    }, '')
+  const piece = (p: Part): string => {
+    if (p.kind === 'fragment') return walk(p)
+    if (p.kind === 'ident') return p.name
+    if (dialect === 'inline') return literal(p)
+    const name = `p${n++}`
+    params[name] = p.value
+    return `{${name}:${p.kind}}`
+  }
+  return { query: walk(fragment), params }
+}
