@@ -1,0 +1,169 @@
+import type {
+  BrokerConsumer, ConsumerCallbacks, OffsetCommit, TopicPartition,
+} from '../../application/ports/broker.port.js'
+import { Assignment } from './assignment.js'
+import { brokerError } from './kafka-errors.js'
+import { toBrokerRecord, type DriverMessage } from './kafka-records.js'
+
+/** The `eachBatch` payload both KafkaJS-style clients pass (the parts we use). */
+export interface DriverBatchPayload {
+  readonly batch: { readonly topic: string; readonly partition: number; readonly messages: readonly DriverMessage[] }
+  resolveOffset(offset: string): void
+  heartbeat(): Promise<void>
+  isRunning(): boolean
+  isStale(): boolean
+}
+
+/** The consumer surface shared by kafkajs and @confluentinc/kafka-javascript's KafkaJS API. */
+export interface DriverConsumer {
+  connect(): Promise<void>
+  subscribe(s: { topics: string[] }): Promise<void>
+  run(c: { eachBatchAutoResolve: boolean; eachBatch: (p: DriverBatchPayload) => Promise<void> }): Promise<void>
+  commitOffsets(offsets: { topic: string; partition: number; offset: string }[]): Promise<void>
+  pause(topics: { topic: string; partitions?: number[] }[]): unknown
+  resume(topics: { topic: string; partitions?: number[] }[]): unknown
+  disconnect(): Promise<void>
+}
+
+/** What a client-specific factory gets: where to report assignments and revocations. */
+export interface RebalanceHooks {
+  readonly assignment: Assignment
+  /** Called by the client glue when partitions are taken away; resolves once the engine let go. */
+  revoked(partitions: readonly TopicPartition[]): Promise<void>
+  /** Called after a (re)assignment, e.g. to re-apply a pause to new partitions. */
+  assigned(): void
+}
+
+export interface DriverConsumerOptions {
+  /** How often to heartbeat while the engine holds a batch (kafkajs needs it; librdkafka ignores it). */
+  readonly heartbeatEveryMs: number
+  /** `run` resolves at the first assignment or after this long. */
+  readonly joinTimeoutMs: number
+}
+
+/**
+ * One group member over a KafkaJS-style client: per-partition batches in offset order, offsets
+ * resolved (never committed) only after the engine accepted a batch, explicit commits filtered to
+ * the partitions we still own, and a keep-alive heartbeat while the engine holds a batch.
+ */
+export class DriverBackedConsumer implements BrokerConsumer {
+  private readonly assignment = new Assignment()
+  private driver: DriverConsumer | undefined
+  private callbacks: ConsumerCallbacks | undefined
+  private topics: string[] = []
+  private paused = false
+  private stopping = false
+  private inFlight: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly create: (hooks: RebalanceHooks) => DriverConsumer,
+    private readonly options: DriverConsumerOptions,
+  ) {}
+
+  async run(topics: readonly string[], callbacks: ConsumerCallbacks): Promise<void> {
+    this.topics = [...topics]
+    this.callbacks = callbacks
+    const driver = this.create({
+      assignment: this.assignment,
+      revoked: (partitions) => this.revoked(partitions),
+      assigned: () => this.reapplyPause(),
+    })
+    this.driver = driver
+    try {
+      await driver.connect()
+      await driver.subscribe({ topics: this.topics })
+      await driver.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.eachBatch(p) })
+    } catch (e) {
+      throw brokerError('consumer start', e)
+    }
+    await this.assignment.firstJoin(this.options.joinTimeoutMs)
+  }
+
+  async commit(offsets: readonly OffsetCommit[]): Promise<void> {
+    const driver = this.driver
+    if (!driver) throw brokerError('commit', new Error('consumer is not running'))
+    // A partition revoked meanwhile is no longer ours: its next owner re-reads from the last commit.
+    const owned = this.assignment.ownedOnly(offsets)
+    if (owned.length === 0) return
+    try {
+      await driver.commitOffsets(owned.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset })))
+    } catch (e) {
+      throw brokerError('commit', e)
+    }
+  }
+
+  pause(): void {
+    this.paused = true
+    this.safely(() => this.driver?.pause(this.topics.map((topic) => ({ topic }))))
+  }
+
+  resume(): void {
+    this.paused = false
+    this.safely(() => this.driver?.resume(this.topics.map((topic) => ({ topic }))))
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true
+    await this.inFlight
+    const driver = this.driver
+    this.driver = undefined
+    if (driver) await driver.disconnect().catch(() => undefined)
+  }
+
+  private async eachBatch(payload: DriverBatchPayload): Promise<void> {
+    const { topic, partition, messages } = payload.batch
+    const last = messages.at(-1)
+    const callbacks = this.callbacks
+    // Leaving: not resolving means the next member reads these from the last commit.
+    if (!last || !callbacks || this.stopping) return
+    const records = messages.map((m) => toBrokerRecord(topic, partition, m))
+    const delivered = callbacks.onBatch(records)
+    this.inFlight = delivered.catch(() => undefined)
+    await this.keepAlive(delivered, payload)
+    try {
+      await delivered
+    } catch (e) {
+      // The engine never throws out of onBatch by design; if it did, re-read the batch.
+      throw brokerError('batch handler', e)
+    }
+    // The engine has the records (it tracks and commits them itself): fetch on after them.
+    payload.resolveOffset(last.offset)
+  }
+
+  /** Heartbeats while the engine holds the batch, so a slow insert does not cost the membership. */
+  private async keepAlive(work: Promise<void>, payload: DriverBatchPayload): Promise<void> {
+    let done = false
+    void work.finally(() => {
+      done = true
+    }).catch(() => undefined)
+    while (!done) {
+      await Promise.race([work.catch(() => undefined), sleep(this.options.heartbeatEveryMs)])
+      if (done) break
+      // A failed heartbeat (a rebalance in progress) is handled by the client after this batch.
+      await payload.heartbeat().catch(() => undefined)
+    }
+  }
+
+  private async revoked(partitions: readonly TopicPartition[]): Promise<void> {
+    if (partitions.length === 0 || !this.callbacks) return
+    await this.callbacks.onRevoked(partitions)
+  }
+
+  private reapplyPause(): void {
+    if (!this.paused) return
+    setImmediate(() => {
+      if (this.paused) this.safely(() => this.driver?.pause(this.topics.map((topic) => ({ topic }))))
+    })
+  }
+
+  // pause/resume before the client joined (or after it left) have nothing to act on.
+  private safely(action: () => unknown): void {
+    try {
+      action()
+    } catch {
+      /* not running yet or any more */
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -1,0 +1,20 @@
+import type { Logger } from '../../application/ports/logger.port.js'
+
+/** Settings shared by both Kafka adapters. */
+export interface KafkaOptions {
+  readonly brokers: readonly string[]
+  readonly clientId: string
+  /** Group session timeout: how long a crashed member keeps its partitions (broker minimum 6 s). */
+  readonly sessionTimeoutMs?: number
+  /** Longest fetch wait; also bounds how long `stop` waits for a fetch to return. */
+  readonly maxWaitMs?: number
+  /** `run` resolves at the first assignment or after this long. */
+  readonly joinTimeoutMs?: number
+  /** Where the clients' own error lines go (routine rebalance chatter is dropped). */
+  readonly logger?: Logger
+}
+
+export const DEFAULT_SESSION_TIMEOUT_MS = 30_000
+export const DEFAULT_MAX_WAIT_MS = 500
+export const DEFAULT_JOIN_TIMEOUT_MS = 30_000
+export const HEARTBEAT_EVERY_MS = 1000

@@ -1,0 +1,117 @@
+import kafkajs from 'kafkajs'
+import type { Consumer, Kafka as KafkaClient, LogEntry, Producer } from 'kafkajs'
+import type { Logger } from '../../application/ports/logger.port.js'
+import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
+import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
+import { brokerError } from './kafka-errors.js'
+import {
+  DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
+} from './kafka-options.js'
+import { topicMessagesOf } from './kafka-records.js'
+
+const { Kafka, logLevel } = kafkajs
+process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
+
+// Errors kafkajs logs on every rebalance or broker start; it retries them itself.
+const ROUTINE = /rebalanc|coordinator is loading|not the correct coordinator|not aware of this topic/i
+
+const logCreator = (logger: Logger | undefined) => () => (entry: LogEntry) => {
+  const { message, error, ...fields } = entry.log
+  if (!logger || ROUTINE.test(`${String(error ?? '')} ${message}`)) return
+  logger.warn({ client: 'kafkajs', namespace: entry.namespace, error: String(error ?? ''), broker: String(fields['broker'] ?? '') }, message)
+}
+
+const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
+  Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
+
+/**
+ * The Broker port over kafkajs (pure JavaScript). kafkajs has no revoke hook: every GROUP_JOIN
+ * carries the new assignment, and what is missing from it compared with the last one was revoked.
+ * Its eager protocol re-reads every partition from the committed offset after a rebalance.
+ */
+export class KafkaJsBroker implements Broker {
+  private readonly kafka: KafkaClient
+  private producerClient: Promise<Producer> | undefined
+
+  constructor(private readonly options: KafkaOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: [...options.brokers],
+      logLevel: logLevel.ERROR,
+      logCreator: logCreator(options.logger),
+      connectionTimeout: 3000,
+      retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
+    })
+  }
+
+  consumer(groupId: string): BrokerConsumer {
+    const { sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS, maxWaitMs = DEFAULT_MAX_WAIT_MS } = this.options
+    return new DriverBackedConsumer(
+      (hooks) => this.driverConsumer(groupId, sessionTimeoutMs, maxWaitMs, hooks),
+      { heartbeatEveryMs: HEARTBEAT_EVERY_MS, joinTimeoutMs: this.options.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS },
+    )
+  }
+
+  producer(): BrokerProducer {
+    return {
+      publish: async (records: readonly OutboundRecord[]) => {
+        if (records.length === 0) return
+        const producer = await this.connectedProducer()
+        try {
+          await producer.sendBatch({ topicMessages: topicMessagesOf(records), acks: -1 })
+        } catch (e) {
+          throw brokerError('publish', e)
+        }
+      },
+    }
+  }
+
+  /** Disconnects the shared producer (consumers disconnect in their own `stop`). */
+  async close(): Promise<void> {
+    const p = this.producerClient
+    this.producerClient = undefined
+    if (p) await (await p.catch(() => undefined))?.disconnect()
+  }
+
+  private driverConsumer(groupId: string, sessionTimeout: number, maxWaitTimeInMs: number, hooks: RebalanceHooks): DriverConsumer {
+    const consumer: Consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout,
+      rebalanceTimeout: Math.max(sessionTimeout, 10_000),
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+      maxWaitTimeInMs,
+      retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5000 },
+    })
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      const revoked = hooks.assignment.replace(assignmentOf(e.payload.memberAssignment))
+      void hooks.revoked(revoked)
+      hooks.assigned()
+    })
+    // A crash of the fetch loop (kafkajs gives up and restarts itself): nothing is owned meanwhile.
+    consumer.on(consumer.events.CRASH, () => void hooks.revoked(hooks.assignment.clear()))
+    return {
+      connect: () => consumer.connect(),
+      subscribe: ({ topics }) => consumer.subscribe({ topics, fromBeginning: true }),
+      run: ({ eachBatchAutoResolve, eachBatch }) =>
+        consumer.run({ autoCommit: false, eachBatchAutoResolve, partitionsConsumedConcurrently: 1, eachBatch }),
+      commitOffsets: (offsets) => consumer.commitOffsets(offsets),
+      pause: (topics) => consumer.pause(topics),
+      resume: (topics) => consumer.resume(topics),
+      disconnect: () => consumer.disconnect(),
+    }
+  }
+
+  private connectedProducer(): Promise<Producer> {
+    if (!this.producerClient) {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false })
+      this.producerClient = producer.connect().then(
+        () => producer,
+        (e: unknown) => {
+          this.producerClient = undefined
+          throw brokerError('producer connect', e)
+        },
+      )
+    }
+    return this.producerClient
+  }
+}

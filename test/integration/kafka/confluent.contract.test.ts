@@ -1,0 +1,7 @@
+import { brokerContract } from '../../contract/broker.contract.js'
+import { createTopic, kafkaBroker } from '../../support/kafka.js'
+
+brokerContract('librdkafka (@confluentinc/kafka-javascript) on a real broker', () => {
+  const broker = kafkaBroker('confluent')
+  return { broker, createTopic, dispose: () => broker.close() }
+})

@@ -1,0 +1,75 @@
+import kafkajs from 'kafkajs'
+import type { Broker, BrokerRecord } from '../../src/application/ports/broker.port.js'
+import { ConfluentBroker } from '../../src/adapters/kafka/confluent-broker.js'
+import { KafkaJsBroker } from '../../src/adapters/kafka/kafkajs-broker.js'
+import type { KafkaOptions } from '../../src/adapters/kafka/kafka-options.js'
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
+
+/** The local broker of scripts/kafka-broker.sh (started by test/integration/setup/kafka.global.ts). */
+export const KAFKA_BROKERS = (process.env.DEV_STATS_KAFKA_BROKERS ?? `127.0.0.1:${process.env.KAFKA_PORT ?? '19092'}`).split(',')
+
+export type KafkaAdapter = 'kafkajs' | 'confluent'
+export const KAFKA_ADAPTERS: readonly KafkaAdapter[] = ['kafkajs', 'confluent']
+
+/** Fast failover for tests: a crashed member loses its partitions after the broker's minimum session. */
+export const TEST_KAFKA_OPTIONS: KafkaOptions = {
+  brokers: KAFKA_BROKERS,
+  clientId: 'dev-stats-test',
+  sessionTimeoutMs: 6000,
+  maxWaitMs: 200,
+}
+
+export const kafkaBroker = (adapter: KafkaAdapter, options: KafkaOptions = TEST_KAFKA_OPTIONS): KafkaJsBroker | ConfluentBroker =>
+  adapter === 'kafkajs' ? new KafkaJsBroker(options) : new ConfluentBroker(options)
+
+const admin = () => new kafkajs.Kafka({ clientId: 'dev-stats-test-admin', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
+
+/** Creates topics (idempotently) and waits for their leaders. */
+export const createTopics = async (topics: readonly { name: string; partitions: number }[]): Promise<void> => {
+  const a = admin()
+  await a.connect()
+  try {
+    await a.createTopics({
+      topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })),
+      waitForLeaders: true,
+    })
+  } finally {
+    await a.disconnect()
+  }
+}
+
+export const createTopic = (name: string, partitions: number) => createTopics([{ name, partitions }])
+
+/** Committed offsets of a group (sum over partitions) and the topic's end offsets. */
+export const lagOf = async (groupId: string, topic: string): Promise<number> => {
+  const a = admin()
+  await a.connect()
+  try {
+    const [ends, committed] = await Promise.all([a.fetchTopicOffsets(topic), a.fetchOffsets({ groupId, topics: [topic] })])
+    const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+    let lag = 0n
+    for (const e of ends) {
+      const c = done.get(e.partition) ?? -1n
+      lag += BigInt(e.high) - (c < 0n ? BigInt(e.low) : c)
+    }
+    return Number(lag)
+  } finally {
+    await a.disconnect()
+  }
+}
+
+/** Reads a whole topic from the beginning with a throwaway group until `count` records arrived. */
+export const readTopic = async (broker: Broker, topic: string, count: number, timeoutMs = 60_000): Promise<BrokerRecord[]> => {
+  const consumer = broker.consumer(`reader-${topic}-${Date.now()}-${Math.random()}`)
+  const got: BrokerRecord[] = []
+  await consumer.run([topic], { onBatch: async (rs) => void got.push(...rs), onRevoked: async () => undefined })
+  const deadline = Date.now() + timeoutMs
+  try {
+    while (got.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    await new Promise((r) => setTimeout(r, 300))
+  } finally {
+    await consumer.stop()
+  }
+  return got
+}
