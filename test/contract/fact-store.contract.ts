@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest'
+import type { FactStore } from '../../src/application/ports/fact-store.port.js'
+import type { ReadModel, StageCounts } from '../../src/application/ports/read-model.port.js'
+import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
+import { at, dimPath, funnelFact, id, sessionFact, viewFact } from './fact-rows.mother.js'
+
+/** A FactStore and the ReadModel over the same (fresh, empty) data. */
+export interface FactStoreFixture {
+  readonly store: FactStore
+  readonly readModel: ReadModel
+  /** Forces background merges (OPTIMIZE … FINAL); nothing to do in memory. */
+  forceMerge(): Promise<void>
+}
+
+const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
+const T = at('2026-11-30T10:00:00Z')
+const zeroStages = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as Record<keyof StageCounts, number>
+const stages = (o: Partial<StageCounts>): StageCounts => ({ ...zeroStages, ...o })
+
+/** One contract, every adapter: the same appends give the same answers. */
+export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFixture>): void => {
+  describe(`FactStore + ReadModel contract: ${name}`, () => {
+    it('session metrics: only sessions that viewed the developer in the period, guest/user split, duration stats', async () => {
+      const f = await fresh()
+      const dev = id()
+      const mine = dimPath(dev)
+      const [guest, user, other, late, never] = [id(), id(), id(), id(), id()]
+      await f.store.append(
+        [
+          sessionFact({ sessionId: guest, userId: null, durationSeconds: 100 }),
+          sessionFact({ sessionId: user, durationSeconds: 300 }),
+          sessionFact({ sessionId: other, durationSeconds: 7 }),
+          sessionFact({ sessionId: late, durationSeconds: 9 }),
+          sessionFact({ sessionId: never, durationSeconds: 11 }),
+          viewFact(mine, guest, T),
+          viewFact(mine, guest, T + 1000),
+          viewFact(mine, user, NOV.from),
+          viewFact(dimPath(), other, T),
+          viewFact(mine, late, NOV.to),
+        ],
+        T,
+      )
+      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual({
+        sessions: 2, guestSessions: 1, userSessions: 1, totalDurationSeconds: 400, minDurationSeconds: 100, maxDurationSeconds: 300,
+      })
+    })
+
+    it('session metrics: the latest IngestionTime of a session wins (argMax), and nothing yields zeros', async () => {
+      const f = await fresh()
+      const dev = id()
+      const s = id()
+      await f.store.append([sessionFact({ sessionId: s, durationSeconds: 50 }), viewFact(dimPath(dev), s, T)], T)
+      await f.store.append([sessionFact({ sessionId: s, durationSeconds: 80 })], T + 60_000)
+      expect(await f.readModel.sessionTotals(dev, NOV)).toMatchObject({ sessions: 1, userSessions: 1, totalDurationSeconds: 80 })
+      expect(await f.readModel.sessionTotals(id(), NOV)).toEqual({
+        sessions: 0, guestSessions: 0, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0,
+      })
+    })
+
+    it('a re-inserted FactId counts once, before and after a forced merge', async () => {
+      const f = await fresh()
+      const dev = id()
+      const s = id()
+      const fact = sessionFact({ sessionId: s, durationSeconds: 42 })
+      await f.store.append([fact, viewFact(dimPath(dev), s, T)], T)
+      await f.store.append([fact], T + 5_000)
+      await f.store.append([fact, fact], T + 9_000)
+      const expected = { sessions: 1, guestSessions: 0, userSessions: 1, totalDurationSeconds: 42, minDurationSeconds: 42, maxDurationSeconds: 42 }
+      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual(expected)
+      await f.forceMerge()
+      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual(expected)
+    })
+
+    it('funnel: stages counted independently per developer, date range inclusive, hierarchy filters', async () => {
+      const f = await fresh()
+      const dev = id()
+      const a = dimPath(dev)
+      const b = { ...dimPath(dev), projectId: a.projectId }
+      const c = dimPath(dev)
+      await f.store.append(
+        [
+          funnelFact('Views', a, id(), at('2026-11-01T00:00:00Z')),
+          funnelFact('Views', a, id(), at('2026-11-30T23:59:59Z')),
+          funnelFact('Views', b, id(), T),
+          funnelFact('Views', c, id(), T),
+          funnelFact('Leads', a, id(), T),
+          funnelFact('DealsCompleted', c, id(), T),
+          funnelFact('Views', a, id(), at('2026-12-01T00:00:00Z')),
+          funnelFact('Views', dimPath(), id(), T),
+        ],
+        T,
+      )
+      const range = { fromDate: '2026-11-01', toDate: '2026-11-30' }
+      expect(await f.readModel.funnelCounts(dev, range, {})).toEqual(stages({ Views: 4, Leads: 1, DealsCompleted: 1 }))
+      expect(await f.readModel.funnelCounts(dev, range, { projectId: a.projectId })).toEqual(stages({ Views: 3, Leads: 1 }))
+      expect(await f.readModel.funnelCounts(dev, range, { projectId: a.projectId, propertyObjectId: b.propertyObjectId })).toEqual(stages({ Views: 1 }))
+      expect(await f.readModel.funnelCounts(dev, range, { layoutId: c.layoutId })).toEqual(stages({ Views: 1, DealsCompleted: 1 }))
+      expect(await f.readModel.funnelCounts(dev, { fromDate: '2026-12-01', toDate: '2026-12-31' }, {})).toEqual(stages({ Views: 1 }))
+      expect(await f.readModel.funnelCounts(id(), range, {})).toEqual(stages({}))
+    })
+
+    it('funnel: a business key inserted twice counts once, before and after a forced merge', async () => {
+      const f = await fresh()
+      const dev = id()
+      const p = dimPath(dev)
+      const lead = id()
+      await f.store.append([funnelFact('Leads', p, lead, T), funnelFact('Leads', p, lead, T)], T)
+      await f.store.append([funnelFact('Leads', p, lead, T), funnelFact('Views', p, lead, T)], T + 1000)
+      const range = { fromDate: '2026-11-30', toDate: '2026-11-30' }
+      expect(await f.readModel.funnelCounts(dev, range, {})).toEqual(stages({ Leads: 1, Views: 1 }))
+      await f.forceMerge()
+      expect(await f.readModel.funnelCounts(dev, range, {})).toEqual(stages({ Leads: 1, Views: 1 }))
+    })
+
+    it('an empty append is a no-op', async () => {
+      const f = await fresh()
+      await f.store.append([], T)
+      expect((await f.readModel.sessionTotals(id(), NOV)).sessions).toBe(0)
+    })
+  })
+}

@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe } from 'vitest'
+import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
+import type { Dialect } from '../../../src/adapters/clickhouse/sql-fragment.js'
+import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
+import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { DATABASE, dimensionReaderFixture, factStoreFixture } from '../../support/clickhouse.js'
+
+// chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
+// the inline renderer forced, so the 18.16 fallback path is proven on a current ClickHouse too.
+// chdb allows one open data directory per process: both runs share it, one after the other.
+const dir = mkdtempSync(join(tmpdir(), 'dev-stats-chdb-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const suite = (dialect: Dialect) =>
+  describe(`embedded, ${dialect} parameters`, () => {
+    const session = embeddedSession({ path: dir, database: DATABASE }, { dialect })
+    afterAll(() => session.close())
+    factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
+    dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
+  })
+
+suite('bound')
+suite('inline')

@@ -1,0 +1,62 @@
+import { inject } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
+import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { StoreError } from '../../src/application/ports/store-error.js'
+import type { DimensionReaderFixture } from '../contract/dimension-reader.contract.js'
+import type { FactStoreFixture } from '../contract/fact-store.contract.js'
+
+export const DATABASE = 'pin_dev_stats'
+
+/** URL of the server the global setup started (or found running). */
+export const clickhouseUrl = (): string => inject('clickhouseUrl') ?? process.env.DEV_STATS_CLICKHOUSE_URL ?? 'http://127.0.0.1:18123'
+
+/** Drops and re-creates the database through the migrations: every case starts empty. */
+export const resetDatabase = async (session: ClickHouseSession): Promise<void> => {
+  await session.command(sql`DROP DATABASE IF EXISTS ${ident(session.database)}`)
+  await migrate(session)
+}
+
+const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'funnel_daily', 'dim_property_object']
+
+/**
+ * OPTIMIZE … FINAL on every merged table. 18.16 may silently skip a merge, so we ask it to throw
+ * instead (optimize_throw_if_noop) and retry a few times.
+ */
+export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
+  for (const table of MERGED_TABLES) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await session.command(sql`OPTIMIZE TABLE ${ident(session.database)}.${ident(table)} FINAL`, { optimize_throw_if_noop: 1 })
+        break
+      } catch (e) {
+        // 388 CANNOT_ASSIGN_OPTIMIZE: a merge is already running or there is nothing to merge yet.
+        if (!(e instanceof StoreError && e.code === 'CLICKHOUSE_388') || attempt >= 10) throw e
+        await new Promise((r) => setTimeout(r, 200))
+      }
+    }
+  }
+}
+
+export const factStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
+  await resetDatabase(session)
+  return { store: new ClickHouseFactStore(session), readModel: new ClickHouseReadModel(session), forceMerge: () => forceMerge(session) }
+}
+
+export const dimensionReaderFixture = async (session: ClickHouseSession): Promise<DimensionReaderFixture> => {
+  await resetDatabase(session)
+  return { store: new ClickHouseFactStore(session), dimensions: new ClickHouseDimensionReader(session) }
+}
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))
+
+/** Runs scripts/clickhouse-server.sh start|stop|status; throws with its output on failure. */
+export const serverScript = (command: 'start' | 'stop' | 'status'): void => {
+  const r = spawnSync('bash', [SCRIPT, command], { encoding: 'utf8', timeout: 120_000 })
+  if (r.status !== 0) throw new Error(`scripts/clickhouse-server.sh ${command} failed:\n${r.stdout}${r.stderr}`)
+}

@@ -1,0 +1,17 @@
+import { InMemoryDimensionReader } from '../../../src/adapters/memory/in-memory-dimension-reader.js'
+import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
+import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
+import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
+import { factStoreContract } from '../../contract/fact-store.contract.js'
+
+// The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
+factStoreContract('in-memory', async () => {
+  const tables = new InMemoryTables()
+  return { store: new InMemoryFactStore(tables), readModel: new InMemoryReadModel(tables), forceMerge: async () => {} }
+})
+
+dimensionReaderContract('in-memory', async () => {
+  const tables = new InMemoryTables()
+  return { store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables) }
+})
