@@ -4,7 +4,8 @@ import type { EngineConfig } from '../application/engine/engine-config.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {
-  readonly broker: 'memory'
+  readonly broker: 'memory' | 'kafkajs' | 'confluent'
+  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string }
   readonly store: 'memory'
   readonly funnelEnabled: boolean
   readonly logLevel: string
@@ -69,12 +70,31 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
   throw new ConfigError(name, `must be true or false, got "${env[name]}"`)
 }
 
+/** A comma list of host:port pairs, e.g. `kafka-1:9092,kafka-2:9092`. */
+const hostPorts = (env: Env, name: string, fallback: string): string[] => {
+  const raw = env[name] || fallback
+  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const bad = list.filter((s) => !/^[A-Za-z0-9.\-_\[\]:]+:\d{1,5}$/.test(s) || Number(s.split(':').at(-1)) > 65535)
+  if (list.length === 0 || bad.length > 0) throw new ConfigError(name, `must be a comma list of host:port, got "${raw}"`)
+  return list
+}
+
+const clientId = (env: Env, name: string, fallback: string): string => {
+  const raw = env[name] || fallback
+  if (!/^[A-Za-z0-9._-]{1,249}$/.test(raw)) throw new ConfigError(name, `must be 1-249 characters of [A-Za-z0-9._-], got "${raw}"`)
+  return raw
+}
+
 export const loadConfig = (env: Env = process.env): IngestConfig => {
   const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
   const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
   if (max < initial) throw new ConfigError('DEV_STATS_SINK_BACKOFF_MAX_MS', 'must not be below DEV_STATS_SINK_BACKOFF_INITIAL_MS')
   return {
-    broker: oneOf(env, 'DEV_STATS_BROKER', ['memory'], 'memory'),
+    broker: oneOf(env, 'DEV_STATS_BROKER', ['memory', 'kafkajs', 'confluent'], 'memory'),
+    kafka: {
+      brokers: hostPorts(env, 'DEV_STATS_KAFKA_BROKERS', '127.0.0.1:19092'),
+      clientId: clientId(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
+    },
     store: oneOf(env, 'DEV_STATS_STORE', ['memory'], 'memory'),
     // the feature flag dev-stats.funnel.enabled, off by default
     funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),

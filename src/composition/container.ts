@@ -14,7 +14,6 @@ import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
-import { InMemoryBroker } from '../adapters/memory/in-memory-broker.js'
 import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
@@ -22,6 +21,7 @@ import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
+import { brokerFor } from './broker.factory.js'
 import { loadConfig, type ConsumerKey, type IngestConfig } from './config.js'
 import { TOKENS } from './tokens.js'
 
@@ -70,7 +70,7 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   c.bind(TOKENS.Logger).toDynamicValue(() => PinoLogger.withLevel(config.logLevel))
   c.bind(TOKENS.Metrics).toDynamicValue(() => new PromMetrics())
   c.bind(TOKENS.Tracer).toDynamicValue(() => new OtelTracer())
-  c.bind(TOKENS.Broker).toDynamicValue(() => new InMemoryBroker())
+  c.bind(TOKENS.Broker).toDynamicValue((ctx) => brokerFor(config, ctx.get(TOKENS.Logger)))
   c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => new InMemoryFactStore(ctx.get(TOKENS.InMemoryTables)))
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => new InMemoryDimensionReader(ctx.get(TOKENS.InMemoryTables)))
