@@ -6,7 +6,11 @@ import type { EngineConfig } from '../application/engine/engine-config.js'
 export interface IngestConfig {
   readonly broker: 'memory' | 'kafkajs' | 'confluent'
   readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string }
-  readonly store: 'memory'
+  readonly store: 'memory' | 'clickhouse' | 'embedded'
+  /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP. */
+  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
+  /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
+  readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
   readonly logLevel: string
   readonly engine: EngineConfig
@@ -85,6 +89,20 @@ const clientId = (env: Env, name: string, fallback: string): string => {
   return raw
 }
 
+const httpUrl = (env: Env, name: string, fallback: string): string => {
+  const raw = env[name] || fallback
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`)
+  return raw
+}
+
+/** A database name: it is part of SQL text, so only a plain identifier is accepted. */
+const identifier = (env: Env, name: string, fallback: string): string => {
+  const raw = env[name] || fallback
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(raw)) throw new ConfigError(name, `must be an identifier [A-Za-z_][A-Za-z0-9_]*, got "${raw}"`)
+  return raw
+}
+
 export const loadConfig = (env: Env = process.env): IngestConfig => {
   const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
   const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
@@ -95,7 +113,14 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       brokers: hostPorts(env, 'DEV_STATS_KAFKA_BROKERS', '127.0.0.1:19092'),
       clientId: clientId(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
     },
-    store: oneOf(env, 'DEV_STATS_STORE', ['memory'], 'memory'),
+    store: oneOf(env, 'DEV_STATS_STORE', ['memory', 'clickhouse', 'embedded'], 'memory'),
+    clickhouse: {
+      url: httpUrl(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
+      user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
+      password: env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '',
+      database: identifier(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
+    },
+    embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
     // the feature flag dev-stats.funnel.enabled, off by default
     funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
     logLevel: oneOf(env, 'DEV_STATS_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'silent'], 'info'),

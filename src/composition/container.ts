@@ -14,14 +14,12 @@ import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
-import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
-import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
-import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
 import { brokerFor } from './broker.factory.js'
+import { storeFor, type StoreAdapters } from './store.factory.js'
 import { loadConfig, type ConsumerKey, type IngestConfig } from './config.js'
 import { TOKENS } from './tokens.js'
 
@@ -72,9 +70,11 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   c.bind(TOKENS.Tracer).toDynamicValue(() => new OtelTracer())
   c.bind(TOKENS.Broker).toDynamicValue((ctx) => brokerFor(config, ctx.get(TOKENS.Logger)))
   c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
-  c.bind(TOKENS.FactStore).toDynamicValue((ctx) => new InMemoryFactStore(ctx.get(TOKENS.InMemoryTables)))
-  c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => new InMemoryDimensionReader(ctx.get(TOKENS.InMemoryTables)))
-  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => new InMemoryReadModel(ctx.get(TOKENS.InMemoryTables)))
+  let store: StoreAdapters | undefined
+  const storeOf = (ctx: ResolutionContext): StoreAdapters => (store ??= storeFor(config, () => ctx.get(TOKENS.InMemoryTables)))
+  c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
+  c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
+  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => storeOf(ctx).readModel)
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   c.bind(TOKENS.IngestService).toDynamicValue(
     (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h))),

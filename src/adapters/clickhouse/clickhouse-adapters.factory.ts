@@ -1,0 +1,34 @@
+import type { DimensionReader } from '../../application/ports/dimension-reader.port.js'
+import type { FactStore } from '../../application/ports/fact-store.port.js'
+import type { ReadModel } from '../../application/ports/read-model.port.js'
+import { ClickHouseDimensionReader } from './clickhouse-dimension-reader.js'
+import { ClickHouseFactStore } from './clickhouse-fact-store.js'
+import { migrate } from './clickhouse-migrator.js'
+import { ClickHouseReadModel } from './clickhouse-read-model.js'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
+import { serverSession, type ServerSettings } from './server-session.factory.js'
+
+export interface ClickHouseAdapters {
+  readonly session: ClickHouseSession
+  readonly factStore: FactStore
+  readonly dimensionReader: DimensionReader
+  readonly readModel: ReadModel
+}
+
+const over = (session: ClickHouseSession): ClickHouseAdapters => ({
+  session,
+  factStore: new ClickHouseFactStore(session),
+  dimensionReader: new ClickHouseDimensionReader(session),
+  readModel: new ClickHouseReadModel(session),
+})
+
+/** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */
+export const serverAdapters = (settings: ServerSettings): ClickHouseAdapters => over(serverSession(settings))
+
+/**
+ * The embedded store belongs to this process alone, so it migrates itself on first use (the
+ * runner is idempotent): `npm run demo` needs no separate step and no server.
+ */
+export const embeddedAdapters = (settings: EmbeddedSettings): ClickHouseAdapters =>
+  over(embeddedSession(settings, { onOpen: async (session) => void (await migrate(session)) }))

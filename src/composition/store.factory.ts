@@ -1,0 +1,32 @@
+import type { DimensionReader } from '../application/ports/dimension-reader.port.js'
+import type { FactStore } from '../application/ports/fact-store.port.js'
+import type { ReadModel } from '../application/ports/read-model.port.js'
+import { embeddedAdapters, serverAdapters } from '../adapters/clickhouse/clickhouse-adapters.factory.js'
+import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
+import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
+import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
+import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
+import type { IngestConfig } from './config.js'
+
+export interface StoreAdapters {
+  readonly factStore: FactStore
+  readonly dimensionReader: DimensionReader
+  readonly readModel: ReadModel
+}
+
+/**
+ * The store adapters DEV_STATS_STORE selects. Synchronous: the ClickHouse ones connect lazily
+ * on first use (chdb's native library is not even loaded before that).
+ */
+export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
+  switch (config.store) {
+    case 'clickhouse':
+      return serverAdapters(config.clickhouse)
+    case 'embedded':
+      return embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database })
+    case 'memory': {
+      const t = tables()
+      return { factStore: new InMemoryFactStore(t), dimensionReader: new InMemoryDimensionReader(t), readModel: new InMemoryReadModel(t) }
+    }
+  }
+}

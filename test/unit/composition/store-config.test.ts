@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../../src/composition/config.js'
+import { createContainer } from '../../../src/composition/container.js'
+import { TOKENS } from '../../../src/composition/tokens.js'
+import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
+
+describe('store settings', () => {
+  it('defaults: memory store, local server settings, a project-local embedded directory', () => {
+    const c = loadConfig({})
+    expect(c.store).toBe('memory')
+    expect(c.clickhouse).toEqual({ url: 'http://127.0.0.1:18123', user: 'default', password: '', database: 'pin_dev_stats' })
+    expect(c.embedded.path).toBe('.infra/embedded-clickhouse')
+  })
+
+  it.each([
+    ['DEV_STATS_STORE', 'postgres'],
+    ['DEV_STATS_CLICKHOUSE_URL', 'not a url'],
+    ['DEV_STATS_CLICKHOUSE_URL', 'tcp://127.0.0.1:9000'],
+    ['DEV_STATS_CLICKHOUSE_DATABASE', 'x; DROP DATABASE y'],
+    ['DEV_STATS_CLICKHOUSE_DATABASE', 'a.b'],
+  ])('%s=%s is refused naming the setting', (setting, value) => {
+    expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [setting]: value })).toThrow(setting)
+  })
+
+  it('the container binds the store adapters DEV_STATS_STORE selects, synchronously and without connecting', () => {
+    const resolve = (env: Record<string, string>) => createContainer(loadConfig({ DEV_STATS_LOG_LEVEL: 'silent', ...env }))
+    expect(resolve({}).get(TOKENS.FactStore)).toBeInstanceOf(InMemoryFactStore)
+    const server = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })
+    expect(server.get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
+    expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
+    expect(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }).get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
+  })
+})
