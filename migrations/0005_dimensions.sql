@@ -1,7 +1,7 @@
 -- 0005: dimension tables (latest name and parents per id). Six statements, each ending with
 -- ";" at the end of a line. ReplacingMergeTree(Version) keeps the row with the greatest Version
 -- per Id, Version = UpsertedAt in epoch microseconds (DateTime has only second precision).
--- Read with FINAL or argMax(..., Version). Idempotent (IF NOT EXISTS).
+-- Read with argMax(..., Version) per Id, never FINAL. Idempotent (IF NOT EXISTS).
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.dim_developer
 (
