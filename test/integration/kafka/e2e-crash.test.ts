@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { FileFactStore } from '../../support/file-fact-store.js'
+import { KAFKA_ADAPTERS, createTopics, kafkaBroker, lagOf } from '../../support/kafka.js'
+import { eventuallyAsync, isolated } from '../../support/kafka-harness.js'
+import { ChildConsumer } from './child-consumer.js'
+
+// Spec §4 at-least-once under SIGKILL: 10,000 session-ended events while the consumer process is
+// killed at random points and once exactly between a confirmed insert and its commit. The store is
+// a durable file (JSON lines, fsync'ed) so that confirmed rows survive the kills.
+const EVENTS = 10_000
+const WAVES = 10
+const RANDOM_KILLS = 4
+
+const randomBetween = (min: number, max: number) => min + Math.floor(Math.random() * (max - min))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
+  const children: ChildConsumer[] = []
+  afterEach(async () => {
+    for (const c of children.splice(0)) await c.kill()
+  })
+
+  it(`ingests ${EVENTS} events exactly once logically through ${RANDOM_KILLS} random SIGKILLs and one between insert and commit`, async () => {
+    const handler = isolated(sessionEndedHandler, `crash-${adapter}`)
+    await createTopics([
+      { name: handler.topic, partitions: 6 },
+      { name: `${handler.topic}.dlq`, partitions: 1 },
+      { name: `${handler.groupId}.retry`, partitions: 1 },
+    ])
+    const dir = mkdtempSync(join(tmpdir(), 'dev-stats-crash-'))
+    const storeFile = join(dir, 'facts.jsonl')
+    const broker = kafkaBroker(adapter)
+    const producer = broker.producer()
+    const createdAt = new Date(Date.now() - 3_600_000).toISOString()
+    const records = Array.from({ length: EVENTS }, () => {
+      const p = sessionEndedPayload({ CreatedAt: createdAt, LastActivityAt: new Date().toISOString() })
+      return binaryRecord(handler.topic, p, { key: p.SessionId as string })
+    })
+    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
+    const waveSize = EVENTS / WAVES
+    let published = 0
+    const publishWave = async () => {
+      if (published >= EVENTS) return
+      await producer.publish(records.slice(published, published + waveSize))
+      published += waveSize
+    }
+    const spawnChild = (extra: Record<string, string> = {}) => {
+      const c = new ChildConsumer(adapter, { TOPIC: handler.topic, GROUP: handler.groupId, STORE_FILE: storeFile, ...extra })
+      children.push(c)
+      return c
+    }
+    const rowsIn = () => FileFactStore.read(storeFile)
+    const kills: string[] = []
+
+    try {
+      // Random kills: each child gets new waves while it runs and dies at an arbitrary moment.
+      const plan = ['random', 'random', 'after-insert', 'random', 'random'] as const
+      for (const kind of plan) {
+        const child = spawnChild(kind === 'after-insert' ? { KILL_AFTER_INSERT: '1' } : {})
+        await child.ready
+        // Publishing goes on while the child consumes; the kill lands at an arbitrary moment of it.
+        const publishing = publishWave().then(publishWave)
+        if (kind === 'after-insert') {
+          const exit = await child.exited
+          expect(exit.signal).toBe('SIGKILL')
+          expect(child.output).toContain('killing myself after an insert')
+        } else {
+          await sleep(randomBetween(100, 1500))
+          await child.kill('SIGKILL')
+        }
+        await publishing
+        kills.push(`${kind} (rows so far ${rowsIn().length})`)
+      }
+      while (published < EVENTS) await publishWave()
+
+      // The last restart runs to the end and stops gracefully.
+      const last = spawnChild()
+      await last.ready
+      await eventuallyAsync(async () => {
+        const ids = new Set(rowsIn().map((r) => (r.fact.row as { factId: string }).factId))
+        return ids.size >= expected.size && (await lagOf(handler.groupId, handler.topic)) === 0
+      }, 180_000, 'every event stored and committed')
+      await last.kill('SIGTERM')
+
+      const rows = rowsIn()
+      const ids = rows.map((r) => (r.fact.row as { factId: string }).factId)
+      const distinct = new Set(ids)
+      const missing = [...expected].filter((id) => !distinct.has(id))
+      const unexpected = [...distinct].filter((id) => !expected.has(id))
+      console.info(`[crash ${adapter}] events ${EVENTS}, kills ${kills.length}: ${kills.join('; ')}; ` +
+        `physical rows ${rows.length}, logical ${distinct.size}, redelivered duplicates ${rows.length - distinct.size}, missing ${missing.length}`)
+      expect(missing).toEqual([])
+      expect(unexpected).toEqual([])
+      expect(distinct.size).toBe(EVENTS)
+      expect(await lagOf(handler.groupId, handler.topic)).toBe(0)
+    } finally {
+      await broker.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
