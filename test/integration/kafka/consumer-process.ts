@@ -5,6 +5,7 @@
 //   STORE_FILE              FileFactStore path (JSON lines, fsync'ed)
 //   KILL_AFTER_INSERT=1     SIGKILL itself right after the store confirmed an insert, before the commit
 //   MAX_BATCH_ROWS          engine flush size (default 200)
+//   STORE_DELAY_MS          a slow store: wait this long before each insert (default 0)
 // Prints "ready" once its consumer joined the group; SIGTERM stops gracefully.
 import { Registry } from 'prom-client'
 import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.js'
@@ -29,6 +30,7 @@ const adapter = env('DEV_STATS_BROKER') as KafkaAdapter
 const handler = sessionEndedHandler(env('TOPIC'), env('GROUP'))
 const file = new FileFactStore(env('STORE_FILE'))
 const killAfterInsert = process.env.KILL_AFTER_INSERT === '1'
+const storeDelayMs = Number(process.env.STORE_DELAY_MS ?? 0)
 const broker = kafkaBroker(adapter)
 const consumer = broker.consumer(handler.groupId)
 const logger = new RecordingLogger()
@@ -40,6 +42,7 @@ const engine = new ConsumerEngine({
   producer: broker.producer(),
   store: {
     append: async (rows, at) => {
+      if (storeDelayMs > 0) await new Promise((r) => setTimeout(r, storeDelayMs))
       await file.append(rows, at)
       if (killAfterInsert) {
         process.stdout.write(`killing myself after an insert of ${rows.length} rows, before its commit\n`)
