@@ -32,6 +32,8 @@ export interface RebalanceHooks {
   revoked(partitions: readonly TopicPartition[]): Promise<void>
   /** Called after a (re)assignment, e.g. to re-apply a pause to new partitions. */
   assigned(): void
+  /** The client gave up for good (e.g. kafkajs CRASH without restart): `run` rejects if still joining. */
+  fatal(e: unknown): void
 }
 
 export interface DriverConsumerOptions {
@@ -54,6 +56,7 @@ export class DriverBackedConsumer implements BrokerConsumer {
   private paused = false
   private stopping = false
   private inFlight: Promise<void> = Promise.resolve()
+  private onFatal: (e: unknown) => void = () => undefined
 
   constructor(
     private readonly create: (hooks: RebalanceHooks) => DriverConsumer,
@@ -63,10 +66,15 @@ export class DriverBackedConsumer implements BrokerConsumer {
   async run(topics: readonly string[], callbacks: ConsumerCallbacks): Promise<void> {
     this.topics = [...topics]
     this.callbacks = callbacks
+    const fatal = new Promise<never>((_, reject) => {
+      this.onFatal = (e) => reject(brokerError('consumer group join', e))
+    })
+    fatal.catch(() => undefined)
     const driver = this.create({
       assignment: this.assignment,
       revoked: (partitions) => this.revoked(partitions),
       assigned: () => this.reapplyPause(),
+      fatal: (e) => this.onFatal(e),
     })
     this.driver = driver
     try {
@@ -76,7 +84,8 @@ export class DriverBackedConsumer implements BrokerConsumer {
     } catch (e) {
       throw brokerError('consumer start', e)
     }
-    await this.assignment.firstJoin(this.options.joinTimeoutMs)
+    await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs), fatal])
+    this.onFatal = () => undefined
   }
 
   async commit(offsets: readonly OffsetCommit[]): Promise<void> {

@@ -11,7 +11,7 @@ export class BrokerError extends Error {
 }
 
 // Both clients give up with these after their own retries; the condition itself is transient.
-const TRANSIENT = /Connection|Timeout|NumberOfRetriesExceeded|NoBrokerAvailable|GroupCoordinatorNotFound|NotLeader|Rebalanc/i
+const TRANSIENT = /Connection|Timeout|NumberOfRetriesExceeded|NoBrokerAvailable|GroupCoordinatorNotFound|NotLeader|Rebalanc|transport|ECONNREFUSED|ETIMEDOUT/i
 
 export const isRetriable = (e: unknown): boolean => {
   const err = e as { retriable?: unknown; name?: unknown; message?: unknown; cause?: unknown }

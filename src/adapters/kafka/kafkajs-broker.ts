@@ -88,7 +88,13 @@ export class KafkaJsBroker implements Broker {
       hooks.assigned()
     })
     // A crash of the fetch loop (kafkajs gives up and restarts itself): nothing is owned meanwhile.
-    consumer.on(consumer.events.CRASH, () => void hooks.revoked(hooks.assignment.clear()))
+    consumer.on(consumer.events.CRASH, (e) => {
+      void hooks.revoked(hooks.assignment.clear())
+      if (!e.payload.restart) {
+        this.options.logger?.error({ client: 'kafkajs', groupId, err: String(e.payload.error) }, 'consumer crashed and will not restart')
+        hooks.fatal(e.payload.error)
+      }
+    })
     return {
       connect: () => consumer.connect(),
       subscribe: ({ topics }) => consumer.subscribe({ topics, fromBeginning: true }),

@@ -1,0 +1,60 @@
+// `npm start`: runs every enabled consumer against the configured broker and store until SIGTERM
+// or SIGINT, then finishes the in-flight batch, commits what was inserted and leaves the groups.
+import type { IngestService } from './application/ingest-service.js'
+import type { Broker } from './application/ports/broker.port.js'
+import type { Logger } from './application/ports/logger.port.js'
+import { ConfigError, loadConfig, type IngestConfig } from './composition/config.js'
+import { createContainer } from './composition/container.js'
+import { TOKENS } from './composition/tokens.js'
+
+const closeable = (b: Broker): b is Broker & { close(): Promise<void> } => typeof (b as { close?: unknown }).close === 'function'
+
+const where = (config: IngestConfig): string =>
+  config.broker === 'memory' ? 'the in-memory broker' : `Kafka at ${config.kafka.brokers.join(',')} (DEV_STATS_KAFKA_BROKERS, client ${config.broker})`
+
+const main = async (): Promise<void> => {
+  let config: IngestConfig
+  try {
+    config = loadConfig()
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`)
+      process.exit(2)
+    }
+    throw e
+  }
+  const container = createContainer(config)
+  const logger = container.get<Logger>(TOKENS.Logger)
+  const broker = container.get<Broker>(TOKENS.Broker)
+  const service = container.get<IngestService>(TOKENS.IngestService)
+
+  let stopping: Promise<void> | undefined
+  const shutdown = (signal: string) => {
+    stopping ??= (async () => {
+      logger.info({ signal }, 'stopping: finishing the in-flight batches')
+      await service.stop()
+      if (closeable(broker)) await broker.close()
+      logger.info({}, 'stopped')
+    })()
+    void stopping.then(() => process.exit(0), (e: unknown) => {
+      logger.error({ err: String(e) }, 'unclean stop')
+      process.exit(1)
+    })
+  }
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
+
+  try {
+    await service.start()
+  } catch (e) {
+    logger.error({ err: String(e), retriable: (e as { retriable?: boolean }).retriable }, `cannot start consuming from ${where(config)}`)
+    process.stderr.write(`dev-stats ingest: cannot start consuming from ${where(config)}: ${String((e as Error).message ?? e)}\n`)
+    process.exit(1)
+  }
+  logger.info(
+    { broker: config.broker, store: config.store, consumers: service.engines.map((e) => e.name) },
+    `consuming from ${where(config)}`,
+  )
+}
+
+await main()
