@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { Registry } from 'prom-client'
+import { ConsumerEngine } from '../src/application/engine/consumer-engine.js'
+import { DEFAULT_ENGINE_CONFIG, defaultTopics } from '../src/application/engine/engine-config.js'
+import { sessionEndedHandler } from '../src/application/handlers/session-ended.handler.js'
+import type { OutboundRecord } from '../src/application/ports/broker.port.js'
+import { InMemoryBroker } from '../src/adapters/memory/in-memory-broker.js'
+import { InMemoryDimensionReader } from '../src/adapters/memory/in-memory-dimension-reader.js'
+import { InMemoryFactStore } from '../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryTables } from '../src/adapters/memory/in-memory-tables.js'
+import { OtelTracer } from '../src/adapters/observability/otel-tracer.js'
+import { PinoLogger } from '../src/adapters/observability/pino-logger.js'
+import { PromMetrics } from '../src/adapters/observability/prom-metrics.js'
+import { decodeEnvelope } from '../src/domain/envelope.js'
+
+// Each mode runs in its own process so that its peak RSS is its own. Compare the ratios, not the
+// absolute times: these machines are noisy.
+const N = Number(process.env.BENCH_RECORDS ?? 100_000)
+const handler = sessionEndedHandler()
+const enc = new TextEncoder()
+const now = Date.now()
+
+const records = (): OutboundRecord[] =>
+  Array.from({ length: N }, (_, i) => ({
+    topic: handler.topic,
+    key: enc.encode(String(i)),
+    value: enc.encode(JSON.stringify({
+      SessionId: randomUUID(), AnonymousId: randomUUID(), UserId: i % 3 === 0 ? null : randomUUID(),
+      CreatedAt: '2026-11-30T10:15:30.1234567+03:00', LastActivityAt: '2026-11-30T10:45:30.1234567+03:00', DurationSeconds: i % 3600,
+    })),
+    headers: { ce_id: randomUUID(), ce_type: 'session-ended', ce_contractversion: '1' },
+  }))
+
+const modes: Record<string, (input: OutboundRecord[]) => Promise<number>> = {
+  /** The floor: UTF-8 decode + JSON.parse of every value, nothing else. */
+  'bare JSON.parse': async (input) => {
+    const utf8 = new TextDecoder()
+    let n = 0
+    for (const r of input) if (JSON.parse(utf8.decode(r.value as Uint8Array))) n++
+    return n
+  },
+  /** Envelope + payload decode (io-ts), poison rules and row mapping, no engine. */
+  'decode+validate+map': async (input) => {
+    let n = 0
+    for (const r of input) {
+      const env = decodeEnvelope(r)
+      if (env._tag === 'Right' && handler.interpret(env.right, now)._tag === 'Right') n++
+    }
+    return n
+  },
+  /** The whole engine: in-memory broker, dedup, batching (1000 rows), in-memory store, commits. */
+  'engine (in-memory broker + store)': async (input) => {
+    const broker = new InMemoryBroker(1000)
+    broker.createTopic(handler.topic, 6)
+    await broker.producer().publish(input)
+    const tables = new InMemoryTables()
+    const consumer = broker.consumer(handler.groupId)
+    const engine = new ConsumerEngine({
+      handler, topics: defaultTopics(handler.topic, handler.groupId), consumer, producer: broker.producer(),
+      store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables), clock: { now: () => Date.now() },
+      logger: PinoLogger.withLevel('silent'), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(), config: DEFAULT_ENGINE_CONFIG,
+    })
+    await engine.start()
+    while (engine.stats.rowsIngested < input.length) {
+      await new Promise((r) => setTimeout(r, 1))
+      if (engine.stats.rowsIngested >= input.length - 1000) await engine.drain()
+    }
+    await engine.stop()
+    return tables.size
+  },
+}
+
+const mode = process.argv[2]
+if (mode) {
+  const input = records()
+  const baseRss = process.memoryUsage().rss
+  const run = modes[mode] as (input: OutboundRecord[]) => Promise<number>
+  await run(input.slice(0, 5000)) // warm-up
+  const t0 = performance.now()
+  const count = await run(input)
+  const seconds = (performance.now() - t0) / 1000
+  const peakMb = (process.resourceUsage().maxRSS * 1024) / 2 ** 20
+  console.log(JSON.stringify({ mode, count, seconds, perSecond: N / seconds, peakMb, inputMb: baseRss / 2 ** 20 }))
+} else {
+  const self = fileURLToPath(import.meta.url)
+  const results = Object.keys(modes).map((m) => {
+    const out = spawnSync(process.execPath, [...process.execArgv, self, m], { encoding: 'utf8' })
+    if (out.status !== 0) throw new Error(`${m} failed: ${out.stderr}`)
+    return JSON.parse(out.stdout.trim().split('\n').at(-1) as string) as { mode: string; count: number; perSecond: number; peakMb: number; inputMb: number }
+  })
+  const base = results[0]?.perSecond ?? 1
+  console.log(`${N} session-ended records, node ${process.version}\n`)
+  console.log(`${'mode'.padEnd(36)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'peak RSS MB'.padStart(13)}${'RSS after input MB'.padStart(20)}`)
+  for (const r of results) {
+    console.log(`${r.mode.padEnd(36)}${Math.round(r.perSecond).toLocaleString('en').padStart(12)}${(r.perSecond / base).toFixed(3).padStart(15)}${r.peakMb.toFixed(0).padStart(13)}${r.inputMb.toFixed(0).padStart(20)}`)
+    if (r.count !== N) throw new Error(`${r.mode} handled ${r.count} of ${N}`)
+  }
+}
