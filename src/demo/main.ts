@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import type { IngestService } from '../application/ingest-service.js'
 import type { Broker } from '../application/ports/broker.port.js'
@@ -10,8 +13,11 @@ import { TOKENS } from '../composition/tokens.js'
 import { developers, dimension, objects, START, stream } from './demo-stream.js'
 import { renderEngines, renderFunnel, renderSessions } from './render.js'
 
-// The whole pipeline on the configured adapters (in-memory broker by default), fed a generated day.
+// The whole pipeline on the configured adapters — in-memory broker and embedded ClickHouse (chdb)
+// by default, in a fresh data directory each run — fed a generated stream.
 const config = loadConfig({
+  DEV_STATS_STORE: 'embedded',
+  DEV_STATS_EMBEDDED_PATH: mkdtempSync(join(tmpdir(), 'dev-stats-demo-')),
   DEV_STATS_LOG_LEVEL: 'silent',
   DEV_STATS_FLUSH_INTERVAL_MS: '200',
   DEV_STATS_PARKING_BACKOFF_INITIAL_MS: '400',
