@@ -2,7 +2,8 @@
 // Kafka broker (DEV_STATS_BROKER=kafkajs|confluent) writing to a durable store, killable at will.
 //
 //   TOPIC, GROUP            source topic and consumer group (DLQ and retry topics by spec §2 defaults)
-//   STORE_FILE              FileFactStore path (JSON lines, fsync'ed)
+//   DEV_STATS_STORE=clickhouse (+ DEV_STATS_CLICKHOUSE_*)  the real store, as the container binds it
+//   STORE_FILE              otherwise: FileFactStore path (JSON lines, fsync'ed)
 //   KILL_AFTER_INSERT=1     SIGKILL itself right after the store confirmed an insert, before the commit
 //   MAX_BATCH_ROWS          engine flush size (default 200)
 //   STORE_DELAY_MS          a slow store: wait this long before each insert (default 0)
@@ -16,6 +17,9 @@ import { InMemoryDimensionReader } from '../../../src/adapters/memory/in-memory-
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../../../src/adapters/observability/otel-tracer.js'
 import { PromMetrics } from '../../../src/adapters/observability/prom-metrics.js'
+import type { FactStore } from '../../../src/application/ports/fact-store.port.js'
+import { loadConfig } from '../../../src/composition/config.js'
+import { storeFor } from '../../../src/composition/store.factory.js'
 import { FileFactStore } from '../../support/file-fact-store.js'
 import { kafkaBroker, type KafkaAdapter } from '../../support/kafka.js'
 import { RecordingLogger } from '../../support/recording-logger.js'
@@ -28,7 +32,9 @@ const env = (name: string): string => {
 
 const adapter = env('DEV_STATS_BROKER') as KafkaAdapter
 const handler = sessionEndedHandler(env('TOPIC'), env('GROUP'))
-const file = new FileFactStore(env('STORE_FILE'))
+const config = loadConfig(process.env)
+const store: FactStore =
+  config.store === 'clickhouse' ? storeFor(config, () => new InMemoryTables()).factStore : new FileFactStore(env('STORE_FILE'))
 const killAfterInsert = process.env.KILL_AFTER_INSERT === '1'
 const storeDelayMs = Number(process.env.STORE_DELAY_MS ?? 0)
 const broker = kafkaBroker(adapter)
@@ -43,7 +49,7 @@ const engine = new ConsumerEngine({
   store: {
     append: async (rows, at) => {
       if (storeDelayMs > 0) await new Promise((r) => setTimeout(r, storeDelayMs))
-      await file.append(rows, at)
+      await store.append(rows, at)
       if (killAfterInsert) {
         process.stdout.write(`killing myself after an insert of ${rows.length} rows, before its commit\n`)
         process.kill(process.pid, 'SIGKILL')

@@ -4,14 +4,14 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
-import { FileFactStore } from '../../support/file-fact-store.js'
 import { KAFKA_ADAPTERS, createTopics, kafkaBroker, lagOf } from '../../support/kafka.js'
 import { eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { ChildConsumer } from './child-consumer.js'
+import { crashStore } from './crash-store.js'
 
 // Spec §4 at-least-once under SIGKILL: 10,000 session-ended events while the consumer process is
 // killed at random points and once exactly between a confirmed insert and its commit. The store is
-// a durable file (JSON lines, fsync'ed) so that confirmed rows survive the kills.
+// the real ClickHouse server (DEV_STATS_CRASH_STORE=file: a durable JSON-lines file instead).
 const EVENTS = 10_000
 const WAVES = 10
 const RANDOM_KILLS = 4
@@ -33,7 +33,7 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
       { name: `${handler.groupId}.retry`, partitions: 1 },
     ])
     const dir = mkdtempSync(join(tmpdir(), 'dev-stats-crash-'))
-    const storeFile = join(dir, 'facts.jsonl')
+    const store = await crashStore(dir, `crash_${adapter}_${handler.groupId.slice(-8)}`)
     const broker = kafkaBroker(adapter)
     const producer = broker.producer()
     const createdAt = new Date(Date.now() - 3_600_000).toISOString()
@@ -50,12 +50,12 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
       published += waveSize
     }
     const spawnChild = (extra: Record<string, string> = {}) => {
-      const c = new ChildConsumer(adapter, { TOPIC: handler.topic, GROUP: handler.groupId, STORE_FILE: storeFile, ...extra })
+      const c = new ChildConsumer(adapter, { TOPIC: handler.topic, GROUP: handler.groupId, ...store.env, ...extra })
       children.push(c)
       return c
     }
-    const rowsIn = () => FileFactStore.read(storeFile)
     const kills: string[] = []
+    let proof = ''
 
     try {
       // Random kills: each child gets new waves while it runs and dies at an arbitrary moment.
@@ -69,12 +69,18 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
           const exit = await child.exited
           expect(exit.signal).toBe('SIGKILL')
           expect(child.output).toContain('killing myself after an insert')
+          await publishing
+          // The proof that the kill fell between insert and commit: the store is ahead of the group's offsets.
+          const committed = published - (await lagOf(handler.groupId, handler.topic))
+          const stored = new Set(await store.factIds()).size
+          expect(stored).toBeGreaterThan(committed)
+          proof = `stored ${stored} > committed ${committed} after the between-insert-and-commit kill`
         } else {
           await sleep(randomBetween(100, 1500))
           await child.kill('SIGKILL')
         }
         await publishing
-        kills.push(`${kind} (rows so far ${rowsIn().length})`)
+        kills.push(`${kind} (rows so far ${(await store.factIds()).length})`)
       }
       while (published < EVENTS) await publishWave()
 
@@ -82,24 +88,24 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
       const last = spawnChild()
       await last.ready
       await eventuallyAsync(async () => {
-        const ids = new Set(rowsIn().map((r) => (r.fact.row as { factId: string }).factId))
+        const ids = new Set(await store.factIds())
         return ids.size >= expected.size && (await lagOf(handler.groupId, handler.topic)) === 0
       }, 180_000, 'every event stored and committed')
       await last.kill('SIGTERM')
 
-      const rows = rowsIn()
-      const ids = rows.map((r) => (r.fact.row as { factId: string }).factId)
+      const ids = await store.factIds()
       const distinct = new Set(ids)
       const missing = [...expected].filter((id) => !distinct.has(id))
       const unexpected = [...distinct].filter((id) => !expected.has(id))
-      console.info(`[crash ${adapter}] events ${EVENTS}, kills ${kills.length}: ${kills.join('; ')}; ` +
-        `physical rows ${rows.length}, logical ${distinct.size}, redelivered duplicates ${rows.length - distinct.size}, missing ${missing.length}`)
+      console.info(`[crash ${adapter}, store ${store.kind}] events ${EVENTS}, kills ${kills.length}: ${kills.join('; ')}; ${proof}; ` +
+        `physical rows ${ids.length}, logical ${distinct.size}, redelivered duplicates ${ids.length - distinct.size}, missing ${missing.length}`)
       expect(missing).toEqual([])
       expect(unexpected).toEqual([])
       expect(distinct.size).toBe(EVENTS)
       expect(await lagOf(handler.groupId, handler.topic)).toBe(0)
     } finally {
       await broker.close()
+      await store.dispose()
       rmSync(dir, { recursive: true, force: true })
     }
   })
