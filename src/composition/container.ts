@@ -3,6 +3,7 @@ import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
+import { actionTrackedHandler } from '../application/handlers/action-tracked.handler.js'
 import { FUNNEL_STAGE_SPECS, funnelStageHandler } from '../application/handlers/funnel-stage.handler.js'
 import { leadCreatedHandler } from '../application/handlers/lead-created.handler.js'
 import { propertyObjectUpsertedHandler } from '../application/handlers/property-object-upserted.handler.js'
@@ -29,6 +30,7 @@ const handlersOf = (config: IngestConfig): EventHandler[] => {
     propertyObjectUpsertedHandler(topics.PROPERTY_OBJECT_UPSERTED.topic, topics.PROPERTY_OBJECT_UPSERTED.group),
     sessionEndedHandler(topics.SESSION_ENDED.topic, topics.SESSION_ENDED.group),
     viewEndedHandler(topics.VIEW_ENDED.topic, topics.VIEW_ENDED.group),
+    actionTrackedHandler(topics.ACTION_TRACKED.topic, topics.ACTION_TRACKED.group),
     ...FUNNEL_STAGE_SPECS.map((spec) => {
       const o = topics[spec.name.replace('funnel-', '').toUpperCase().replace(/-/g, '_') as ConsumerKey]
       return funnelStageHandler({ ...spec, topic: o.topic ?? spec.topic, groupId: o.group ?? spec.groupId })

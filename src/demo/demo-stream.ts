@@ -48,8 +48,12 @@ export const stream = (lateObject: DemoObject): OutboundRecord[] => {
     out.push(session)
     if (i % 10 === 0) out.push(session) // at-least-once: a redelivery
     const o = pick(objects, i * 7)
+    const viewId = randomUUID()
+    const action = { PropertyObjectViewId: viewId, PropertyObjectId: o.path.Id, SessionId: sessionId, ViewedAt: at(i % 480) }
+    out.push(record('pin.user-activity.action-tracked.v1', { ActionType: 'ViewPropertyObject', ...action }, sessionId))
+    if (i % 7 === 0) out.push(record('pin.user-activity.action-tracked.v1', { ActionType: 'ShareLink', ...action }, sessionId))
     out.push(record('pin.user-activity.property-object-view-ended.v1', {
-      PropertyObjectViewId: randomUUID(), PropertyObjectId: o.path.Id, SessionId: sessionId, AnonymousId: randomUUID(),
+      PropertyObjectViewId: viewId, PropertyObjectId: o.path.Id, SessionId: sessionId, AnonymousId: randomUUID(),
       UserId: guest ? null : randomUUID(), ViewSource: i % 50 === 0 ? 'Hologram' : 'Catalog',
       ViewedAt: at(i % 480), LastActivityAt: at(i % 480), DurationSeconds: 30,
     }, sessionId))

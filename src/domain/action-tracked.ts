@@ -1,0 +1,69 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { describeErrors } from './decode-errors.js'
+import type { DimensionPath } from './dimension-path.js'
+import type { EventContext } from './envelope.js'
+import { funnelRow, type FunnelRow } from './funnel.js'
+import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
+import { HOUR_MS, InstantCodec, type Instant } from './instant.js'
+import { poison, type Poison } from './poison.js'
+import type { ViewFactRow } from './view-fact.js'
+import { classifyViewSource } from './view-source.js'
+import { viewViewerKind } from './viewer-kind.js'
+
+export const VIEW_ACTION = 'ViewPropertyObject'
+
+/** action-tracked with ActionType = ViewPropertyObject: the open view fact and the funnel's Views stage. */
+export const ViewActionPayload = t.intersection([
+  t.type({ PropertyObjectViewId: GuidCodec, PropertyObjectId: GuidCodec, ViewedAt: InstantCodec }),
+  t.partial({
+    SessionId: GuidCodec,
+    AnonymousId: GuidCodec,
+    UserId: t.union([GuidCodec, t.null]),
+    ViewerRole: t.unknown,
+    ViewSource: t.unknown,
+  }),
+])
+export type ViewActionPayload = t.TypeOf<typeof ViewActionPayload>
+
+export type ActionDecision =
+  | { readonly kind: 'view'; readonly payload: ViewActionPayload; readonly unknownViewSource: boolean }
+  | { readonly kind: 'skip'; readonly reason: 'not-a-view-action' }
+
+export const decideActionTracked = (payload: unknown, now: Instant): E.Either<Poison, ActionDecision> => {
+  const action = t.type({ ActionType: t.string }).decode(payload)
+  if (E.isLeft(action)) return E.left(poison('undecodable', describeErrors(action.left)))
+  if (action.right.ActionType !== VIEW_ACTION) return E.right({ kind: 'skip', reason: 'not-a-view-action' })
+  const decoded = ViewActionPayload.decode(payload)
+  if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+  const p = decoded.right
+  if (isEmptyGuid(p.PropertyObjectViewId) || isEmptyGuid(p.PropertyObjectId))
+    return E.left(poison('empty-id', 'PropertyObjectViewId or PropertyObjectId is Guid.Empty'))
+  if (p.ViewedAt > now + HOUR_MS) return E.left(poison('created-at-in-future', 'ViewedAt is more than 1 h ahead of now'))
+  return E.right({ kind: 'view', payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
+}
+
+/** The open fact; a missing SessionId/AnonymousId is the empty sentinel, which no session fact carries. */
+export const openViewFact = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): ViewFactRow => {
+  const userId = p.UserId ?? null
+  return {
+    ...path,
+    factId: ctx.messageId,
+    sourceEventId: ctx.messageId,
+    propertyObjectViewId: p.PropertyObjectViewId,
+    sessionId: p.SessionId ?? EMPTY_GUID,
+    anonymousId: p.AnonymousId ?? EMPTY_GUID,
+    userId,
+    viewerKind: viewViewerKind(userId, typeof p.ViewerRole === 'string' ? p.ViewerRole : null),
+    viewSource: classifyViewSource(p.ViewSource).source,
+    isClosed: false,
+    viewedAt: p.ViewedAt,
+    lastActivityAt: null,
+    durationSeconds: null,
+    eventTime: p.ViewedAt,
+  }
+}
+
+/** Views counts distinct PropertyObjectViewIds. */
+export const viewsFunnelRow = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): FunnelRow =>
+  funnelRow('Views', path, p.PropertyObjectViewId, p.ViewedAt, ctx.messageId)
