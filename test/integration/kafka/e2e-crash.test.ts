@@ -62,6 +62,7 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
       const plan = ['random', 'random', 'after-insert', 'random', 'random'] as const
       for (const kind of plan) {
         const child = spawnChild(kind === 'after-insert' ? { KILL_AFTER_INSERT: '1' } : {})
+        const before = (await store.factIds()).length
         await child.ready
         // Publishing goes on while the child consumes; the kill lands at an arbitrary moment of it.
         const publishing = publishWave().then(publishWave)
@@ -76,7 +77,9 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
           expect(stored).toBeGreaterThan(committed)
           proof = `stored ${stored} > committed ${committed} after the between-insert-and-commit kill`
         } else {
-          await sleep(randomBetween(100, 1500))
+          // Mid-ingest: once this child has inserted something, at a random moment after that.
+          await eventuallyAsync(async () => (await store.factIds()).length > before, 60_000, 'the child inserting')
+          await sleep(randomBetween(0, 700))
           await child.kill('SIGKILL')
         }
         await publishing
