@@ -7,9 +7,8 @@ import { funnelRow, type FunnelRow } from './funnel.js'
 import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
 import { HOUR_MS, InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
-import type { ViewFactRow } from './view-fact.js'
+import { viewFactRow, type ViewFactRow } from './view-fact.js'
 import { classifyViewSource } from './view-source.js'
-import { viewViewerKind } from './viewer-kind.js'
 
 export const VIEW_ACTION = 'ViewPropertyObject'
 
@@ -44,25 +43,8 @@ export const decideActionTracked = (payload: unknown, now: Instant): E.Either<Po
 }
 
 /** The open fact; a missing SessionId/AnonymousId is the empty sentinel, which no session fact carries. */
-export const openViewFact = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): ViewFactRow => {
-  const userId = p.UserId ?? null
-  return {
-    ...path,
-    factId: ctx.messageId,
-    sourceEventId: ctx.messageId,
-    propertyObjectViewId: p.PropertyObjectViewId,
-    sessionId: p.SessionId ?? EMPTY_GUID,
-    anonymousId: p.AnonymousId ?? EMPTY_GUID,
-    userId,
-    viewerKind: viewViewerKind(userId, typeof p.ViewerRole === 'string' ? p.ViewerRole : null),
-    viewSource: classifyViewSource(p.ViewSource).source,
-    isClosed: false,
-    viewedAt: p.ViewedAt,
-    lastActivityAt: null,
-    durationSeconds: null,
-    eventTime: p.ViewedAt,
-  }
-}
+export const openViewFact = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): ViewFactRow =>
+  viewFactRow(ctx, { ...p, SessionId: p.SessionId ?? EMPTY_GUID, AnonymousId: p.AnonymousId ?? EMPTY_GUID }, path)
 
 /** Views counts distinct PropertyObjectViewIds. */
 export const viewsFunnelRow = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): FunnelRow =>

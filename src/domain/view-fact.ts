@@ -56,22 +56,42 @@ export const decideViewEnded = (payload: unknown, now: Instant): E.Either<Poison
   return E.right({ payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
 }
 
-export const closedViewFact = (ctx: EventContext, p: ViewEndedPayload, path: DimensionPath): ViewFactRow => {
-  const userId = p.UserId ?? null
+/** What the open and the closed fact of a view both carry. */
+export interface ViewFields {
+  readonly PropertyObjectViewId: Guid
+  readonly SessionId: Guid
+  readonly AnonymousId: Guid
+  readonly UserId?: Guid | null
+  readonly ViewerRole?: unknown
+  readonly ViewSource?: unknown
+  readonly ViewedAt: Instant
+}
+
+/** One view fact; `closing` is absent for the open fact (action-tracked). */
+export const viewFactRow = (
+  ctx: EventContext,
+  v: ViewFields,
+  path: DimensionPath,
+  closing?: { readonly lastActivityAt: Instant; readonly durationSeconds: number },
+): ViewFactRow => {
+  const userId = v.UserId ?? null
   return {
     ...path,
     factId: ctx.messageId,
     sourceEventId: ctx.messageId,
-    propertyObjectViewId: p.PropertyObjectViewId,
-    sessionId: p.SessionId,
-    anonymousId: p.AnonymousId,
+    propertyObjectViewId: v.PropertyObjectViewId,
+    sessionId: v.SessionId,
+    anonymousId: v.AnonymousId,
     userId,
-    viewerKind: viewViewerKind(userId, typeof p.ViewerRole === 'string' ? p.ViewerRole : null),
-    viewSource: classifyViewSource(p.ViewSource).source,
-    isClosed: true,
-    viewedAt: p.ViewedAt,
-    lastActivityAt: p.LastActivityAt,
-    durationSeconds: p.DurationSeconds,
-    eventTime: p.ViewedAt,
+    viewerKind: viewViewerKind(userId, typeof v.ViewerRole === 'string' ? v.ViewerRole : null),
+    viewSource: classifyViewSource(v.ViewSource).source,
+    isClosed: closing !== undefined,
+    viewedAt: v.ViewedAt,
+    lastActivityAt: closing?.lastActivityAt ?? null,
+    durationSeconds: closing?.durationSeconds ?? null,
+    eventTime: v.ViewedAt,
   }
 }
+
+export const closedViewFact = (ctx: EventContext, p: ViewEndedPayload, path: DimensionPath): ViewFactRow =>
+  viewFactRow(ctx, p, path, { lastActivityAt: p.LastActivityAt, durationSeconds: p.DurationSeconds })
