@@ -44,6 +44,13 @@ const main = async (): Promise<void> => {
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))
 
+  const storeAt = config.store === 'clickhouse' ? `ClickHouse at ${config.clickhouse.url} (DEV_STATS_CLICKHOUSE_URL)` : `the ${config.store} store`
+  try {
+    await container.get<() => Promise<void>>(TOKENS.StoreProbe)()
+  } catch (e) {
+    process.stderr.write(`dev-stats ingest: cannot reach ${storeAt}: ${String((e as Error).message ?? e)}\n`)
+    process.exit(1)
+  }
   try {
     await service.start()
   } catch (e) {

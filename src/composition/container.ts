@@ -75,6 +75,7 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   let store: StoreAdapters | undefined
   const storeOf = (ctx: ResolutionContext): StoreAdapters => (store ??= storeFor(config, () => ctx.get(TOKENS.InMemoryTables)))
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
+  c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
   c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => storeOf(ctx).readModel)
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))

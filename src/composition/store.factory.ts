@@ -1,17 +1,21 @@
 import type { DimensionReader } from '../application/ports/dimension-reader.port.js'
 import type { FactStore } from '../application/ports/fact-store.port.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
-import { embeddedAdapters, serverAdapters } from '../adapters/clickhouse/clickhouse-adapters.factory.js'
+import { embeddedAdapters, serverAdapters, type ClickHouseAdapters } from '../adapters/clickhouse/clickhouse-adapters.factory.js'
 import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import type { IngestConfig } from './config.js'
 
+const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({ ...a, probe: async () => void (await a.session.dialect()) })
+
 export interface StoreAdapters {
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
+  /** Connects once (and checks the server's version): a start-up check with a clear error. */
+  readonly probe: () => Promise<void>
 }
 
 /**
@@ -21,12 +25,17 @@ export interface StoreAdapters {
 export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
   switch (config.store) {
     case 'clickhouse':
-      return serverAdapters(config.clickhouse)
+      return withProbe(serverAdapters(config.clickhouse))
     case 'embedded':
-      return embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database })
+      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }))
     case 'memory': {
       const t = tables()
-      return { factStore: new InMemoryFactStore(t), dimensionReader: new InMemoryDimensionReader(t), readModel: new InMemoryReadModel(t) }
+      return {
+        factStore: new InMemoryFactStore(t),
+        dimensionReader: new InMemoryDimensionReader(t),
+        readModel: new InMemoryReadModel(t),
+        probe: async () => undefined,
+      }
     }
   }
 }

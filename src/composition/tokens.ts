@@ -7,6 +7,7 @@ export const TOKENS = {
   Tracer: Symbol.for('dev-stats.Tracer'),
   Broker: Symbol.for('dev-stats.Broker'),
   FactStore: Symbol.for('dev-stats.FactStore'),
+  StoreProbe: Symbol.for('dev-stats.StoreProbe'),
   DimensionReader: Symbol.for('dev-stats.DimensionReader'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),

@@ -33,6 +33,12 @@ describe('composition root', () => {
     expect(names({ DEV_STATS_FUNNEL_ENABLED: 'true' })).toContain('funnel-lead-created')
   })
 
+  it('the store probe fails with a retriable StoreError for an unreachable ClickHouse, and passes for memory', async () => {
+    const probe = (env: Record<string, string>) => createContainer(loadConfig({ DEV_STATS_LOG_LEVEL: 'silent', ...env })).get<() => Promise<void>>(TOKENS.StoreProbe)()
+    await expect(probe({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })).rejects.toMatchObject({ name: 'StoreError', retriable: true })
+    await expect(probe({})).resolves.toBeUndefined()
+  })
+
   it('topics and groups can be overridden per consumer', () => {
     const c = loadConfig({ DEV_STATS_TOPIC_SESSION_ENDED: 'x.sessions', DEV_STATS_GROUP_SESSION_ENDED: 'g1' })
     expect(c.topics.SESSION_ENDED).toEqual({ topic: 'x.sessions', group: 'g1' })
