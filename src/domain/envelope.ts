@@ -44,23 +44,34 @@ const text = (v: unknown): string | undefined =>
 const contextFrom = (get: (name: string) => unknown): E.Either<Poison, EventContext> => {
   const messageId = text(get('id'))?.trim()
   if (!messageId) return E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
-  const optional = {
-    type: text(get('type')),
-    source: text(get('source')),
-    time: text(get('time')),
-    subject: text(get('subject')),
-    aggregateType: text(get('aggregatetype')),
-    aggregateVersion: text(get('aggregateversion')),
-    contractVersion: text(get('contractversion')),
-    traceparent: text(get('traceparent')),
-    tracestate: text(get('tracestate')),
+  const context: Record<string, string> = { messageId }
+  for (const [field, attribute] of ATTRIBUTES) {
+    const value = text(get(attribute))
+    if (value !== undefined) context[field] = value
   }
-  const present = Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined))
-  return E.right({ messageId, ...present })
+  return E.right(context as unknown as EventContext)
 }
 
-const lowerCaseKeys = (headers: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+/** EventContext field ← CloudEvents attribute name. */
+const ATTRIBUTES: readonly (readonly [keyof EventContext, string])[] = [
+  ['type', 'type'],
+  ['source', 'source'],
+  ['time', 'time'],
+  ['subject', 'subject'],
+  ['aggregateType', 'aggregatetype'],
+  ['aggregateVersion', 'aggregateversion'],
+  ['contractVersion', 'contractversion'],
+  ['traceparent', 'traceparent'],
+  ['tracestate', 'tracestate'],
+]
+
+/** Kafka header names are case-sensitive; CloudEvents' are lower case. Copies only when needed. */
+const lowerCaseKeys = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
+  for (const k in headers) {
+    if (k !== k.toLowerCase()) return Object.fromEntries(Object.entries(headers).map(([key, v]) => [key.toLowerCase(), v]))
+  }
+  return headers
+}
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
@@ -74,7 +85,7 @@ export const decodeEnvelope = (raw: RawEvent): E.Either<Poison, DecodedEnvelope>
   return structured ? decodeStructured(raw.value) : decodeBinary(headers, raw.value)
 }
 
-const decodeBinary = (headers: Record<string, string>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> =>
+const decodeBinary = (headers: Readonly<Record<string, string>>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> =>
   E.flatMap(parseJson(value), (payload) =>
     E.map((context: EventContext): DecodedEnvelope => ({ context, payload }))(
       contextFrom((name) => headers[`ce_${name}`] ?? (name.startsWith('trace') ? headers[name] : undefined)),

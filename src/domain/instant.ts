@@ -22,13 +22,18 @@ export const parseInstant = (text: string): Instant | undefined => {
   const minute = Number(mi)
   const second = Number(s)
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined
-  const date = new Date(0)
-  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are (year 1 is .NET's default).
-  date.setUTCFullYear(year, month - 1, day)
-  if (date.getUTCMonth() !== month - 1) return undefined
-  date.setUTCHours(hour, minute, second, frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0)
-  return date.getTime() - offsetMinutes(zone) * 60_000
+  if (day > daysIn(year, month)) return undefined
+  const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0
+  // Date.UTC maps years 0-99 to 1900-1999; shift such years by 400 (one Gregorian cycle) and back.
+  const small = year < 100
+  const utc = Date.UTC(small ? year + 400 : year, month - 1, day, hour, minute, second, ms) - (small ? CYCLE_400_MS : 0)
+  return utc - offsetMinutes(zone) * 60_000
 }
+
+const CYCLE_400_MS = 146_097 * 86_400_000
+
+const daysIn = (year: number, month: number): number =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
 
 const offsetMinutes = (zone: string | undefined): number => {
   if (zone === undefined || zone === 'Z') return 0

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { checkContractVersion } from '../../../src/domain/contract-version.js'
 import { funnelRow } from '../../../src/domain/funnel.js'
@@ -24,6 +25,12 @@ describe('small domain rules', () => {
   ])('parseInstant(%s) = %s', (text, iso) => {
     const i = parseInstant(text)
     expect(i === undefined ? undefined : new Date(i).toISOString()).toBe(iso)
+  })
+
+  it('parseInstant agrees with the platform on every ISO instant from year 1 to 9999', () => {
+    const min = Date.parse('0001-01-01T00:00:00Z')
+    const max = Date.parse('9999-12-31T23:59:59.999Z')
+    fc.assert(fc.property(fc.integer({ min, max }), (ms) => parseInstant(new Date(ms).toISOString()) === ms), { numRuns: 2000 })
   })
 
   it('year 1 (.NET default) is not read as 1901', () => {
