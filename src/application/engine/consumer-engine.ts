@@ -116,7 +116,8 @@ export class ConsumerEngine {
     void this.serial(async () => {
       this.tickQueued = false
       await this.releaseDue()
-      if (this.batch.size > 0 && performance.now() - this.batch.openedAt >= this.deps.config.flushIntervalMs) {
+      const { openedAt } = this.batch
+      if (openedAt !== undefined && performance.now() - openedAt >= this.deps.config.flushIntervalMs) {
         await this.flush()
       }
     }).catch((e) => this.abandoned(e))

@@ -8,7 +8,8 @@ export class PendingBatch {
   readonly settled: BrokerRecord[] = []
   readonly traceparents: string[] = []
   private readonly messageIds = new Set<string>()
-  readonly openedAt = performance.now()
+  /** When the first record was taken: the flush interval runs from here, not from the last flush. */
+  openedAt: number | undefined
 
   get size(): number {
     return this.settled.length
@@ -22,6 +23,7 @@ export class PendingBatch {
   }
 
   settle(r: BrokerRecord, rows: readonly FactRow[] = [], outbound?: OutboundRecord): void {
+    this.openedAt ??= performance.now()
     this.settled.push(r)
     this.rows.push(...rows)
     if (outbound) this.outbound.push(outbound)

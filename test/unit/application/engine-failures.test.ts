@@ -112,4 +112,14 @@ describe('consumer engine under failure (in-memory adapters)', () => {
     h.publish(...manySessions(3))
     await waitUntil(() => distinctFactIds().size === 3, 2000, 'timer flush')
   })
+
+  it('the flush interval runs from the first record taken, not from the last flush', async () => {
+    h = new Harness([sessions], { maxBatchRows: 1000, flushIntervalMs: 400, sinkBackoff: { initialMs: 5, maxMs: 5 }, parking: { maxAttempts: 2, backoff: { initialMs: 10, maxMs: 10 } } })
+    await h.start()
+    await new Promise((r) => setTimeout(r, 600)) // idle for longer than the interval
+    h.publish(...manySessions(1))
+    await new Promise((r) => setTimeout(r, 150))
+    expect(distinctFactIds().size).toBe(0) // still batching
+    await waitUntil(() => distinctFactIds().size === 1, 3000, 'timer flush')
+  })
 })
