@@ -7,4 +7,3 @@ export interface BackoffPolicy {
 export const backoffDelay = (policy: BackoffPolicy, attempt: number): number =>
   Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)))
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

@@ -13,7 +13,7 @@ import type { FactStore } from '../ports/fact-store.port.js'
 import type { Logger } from '../ports/logger.port.js'
 import type { IngestMetrics } from '../ports/metrics.port.js'
 import type { Tracer } from '../ports/tracer.port.js'
-import { backoffDelay, sleep } from './backoff.js'
+import { backoffDelay } from './backoff.js'
 import type { EngineConfig, EngineTopics } from './engine-config.js'
 import { EngineStats } from './engine-stats.js'
 import { OffsetTracker } from './offset-tracker.js'
@@ -58,6 +58,9 @@ export class ConsumerEngine {
   private timer: NodeJS.Timeout | undefined
   private tickQueued = false
   private stopping = false
+  /** Resolves when stop() or abort() is called: cuts a backoff sleep short. */
+  private stopped!: () => void
+  private readonly stopSignal = new Promise<void>((resolve) => (this.stopped = resolve))
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -82,6 +85,7 @@ export class ConsumerEngine {
   async stop(): Promise<void> {
     clearInterval(this.timer)
     this.stopping = true
+    this.stopped()
     await this.serial(() => this.flush()).catch((e) => this.abandoned(e))
     await this.deps.consumer.stop()
   }
@@ -90,6 +94,7 @@ export class ConsumerEngine {
   abort(): void {
     clearInterval(this.timer)
     this.stopping = true
+    this.stopped()
   }
 
   /** Flush now (tests and shutdown); the timer does the same after flushIntervalMs. */
@@ -310,9 +315,21 @@ export class ConsumerEngine {
         const delay = backoffDelay(config.sinkBackoff, attempt)
         const retriable = (e as { retriable?: boolean }).retriable ?? true
         logger.error({ consumer: handler.name, err: String(e), retriable, attempt, retryInMs: delay }, `failed: ${what}`)
-        await sleep(delay)
+        await this.backoff(delay)
+        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
       }
     }
+  }
+
+  /** Sleeps before the next attempt; stop() or abort() wakes it at once and clears the timer. */
+  private backoff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      void this.stopSignal.then(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
   }
 
   private revoke(partitions: readonly TopicPartition[]): void {

@@ -4,7 +4,7 @@ import { propertyObjectUpsertedHandler } from '../../../src/application/handlers
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import { binaryRecord, leadCreatedPayload, path, propertyObjectUpsertedPayload, sessionEndedPayload } from '../../support/events.js'
-import { Harness, waitUntil } from '../../support/harness.js'
+import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
 
 const sessions = sessionEndedHandler()
 const leads = leadCreatedHandler()
@@ -121,5 +121,18 @@ describe('consumer engine under failure (in-memory adapters)', () => {
     await new Promise((r) => setTimeout(r, 150))
     expect(distinctFactIds().size).toBe(0) // still batching
     await waitUntil(() => distinctFactIds().size === 1, 3000, 'timer flush')
+  })
+
+  it('stop during a store outage does not wait out the backoff: the batch is abandoned uncommitted', async () => {
+    h = new Harness([sessions], { ...FAST_CONFIG, sinkBackoff: { initialMs: 30_000, maxMs: 60_000 } })
+    await h.start()
+    h.store.down = true
+    h.publish(...manySessions(5))
+    await waitUntil(() => h.engine(sessions.name).stats.sinkRetries >= 1, 5000, 'first retry')
+    const started = Date.now()
+    await h.stopAll()
+    expect(Date.now() - started).toBeLessThan(2000)
+    const committed = [0, 1, 2].map((partition) => h.broker.log.committedOffset(sessions.groupId, { topic: sessions.topic, partition }))
+    expect(committed).toEqual([0, 0, 0])
   })
 })
