@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
+import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
+import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
+import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { KAFKA_ADAPTERS } from '../../support/kafka.js'
+import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
+import { committedButNotStored, committedOffsets, positionsOf, recordsIn, sumOf } from './group-offsets.js'
+
+// Issue 4, store outage on real Kafka: the real ClickHouse server is stopped while the engine
+// ingests from a real broker. Inserts are retried with the consumer paused, no offset is committed
+// past data not confirmed inserted, nothing is dead-lettered, and after the restart every event is
+// in ClickHouse exactly once logically.
+const EVENTS = 2400
+const WAVE = 200
+const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-server.sh', import.meta.url))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+// Asynchronously, so that the engine and the Kafka client keep running while the server stops and starts.
+const server = async (command: 'start' | 'stop'): Promise<void> => {
+  await promisify(execFile)('bash', [SCRIPT, command], { timeout: 120_000 })
+}
+
+describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter) => {
+  const sessions = isolated(sessionEndedHandler, `outage-${adapter}`)
+  const database = `dev_stats_e2e_outage_${adapter}_${sessions.groupId.slice(-8).replace(/-/g, '_')}`
+  const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database })
+  let h: KafkaHarness | undefined
+
+  afterAll(async () => {
+    await server('start') // idempotent; later suites need the server even if this test failed mid-outage
+    await h?.stopAll()
+    await session.command(sql`DROP DATABASE IF EXISTS ${ident(database)}`)
+    await session.close()
+  })
+
+  it(`${EVENTS} events through a stop and start of the server: retried, never committed ahead, none dead-lettered, none lost`, async () => {
+    await resetDatabase(session)
+    h = new KafkaHarness(adapter, [sessions], {
+      maxBatchRows: 100, flushIntervalMs: 100, sinkBackoff: { initialMs: 100, maxMs: 1000 }, parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } },
+    })
+    const store = new ClickHouseFactStore(session)
+    const confirmed: string[] = [] // FactIds of rows whose insert the server confirmed, in order
+    let failedInserts = 0
+    h.sink = {
+      append: async (rows, at) => {
+        try {
+          await store.append(rows, at)
+        } catch (e) {
+          failedInserts++
+          throw e
+        }
+        for (const r of rows) confirmed.push((r.row as { factId: string }).factId)
+      },
+    }
+    await h.start()
+    const engine = h.engine(sessions.name)
+    const records = Array.from({ length: EVENTS }, () => {
+      const p = sessionEndedPayload()
+      return binaryRecord(sessions.topic, p, { key: p.SessionId as string })
+    })
+    let published = 0
+    const publishWaves = async (n: number) => {
+      for (let i = 0; i < n && published < EVENTS; i++, published += WAVE) {
+        await h?.publish(...records.slice(published, published + WAVE))
+        await sleep(150)
+      }
+    }
+    // While the server is down: committed offsets first, then how much was confirmed by then.
+    const samples: { committed: Map<number, bigint>; confirmed: number }[] = []
+    const sample = async () => {
+      const committed = await committedOffsets(sessions.groupId, sessions.topic)
+      samples.push({ committed, confirmed: confirmed.length })
+    }
+
+    await publishWaves(4)
+    await eventuallyAsync(() => confirmed.length > 0, 30_000, 'a first insert')
+    const beforeOutage = confirmed.length
+    await Promise.all([server('stop'), publishWaves(4)])
+    const retriesAtStop = engine.stats.sinkRetries
+    const outageStarted = Date.now()
+    const publishing = publishWaves(EVENTS / WAVE)
+    while (Date.now() - outageStarted < 4000 || engine.stats.sinkRetries - retriesAtStop < 4) {
+      if (Date.now() - outageStarted > 60_000) throw new Error('no retries during the outage')
+      await sample()
+      await sleep(250)
+    }
+    await publishing
+    await sample()
+    const retriesDuringOutage = engine.stats.sinkRetries - retriesAtStop
+    const confirmedDuringOutage = samples.at(-1)?.confirmed ?? 0
+    await server('start')
+    await eventuallyAsync(() => h?.caughtUp(sessions) ?? false, 120_000, 'caught up after the restart')
+
+    // Offsets never ahead of inserted data, at any moment of the outage.
+    const positions = await positionsOf(h.broker, sessions.topic, EVENTS)
+    expect(positions.size).toBe(EVENTS)
+    for (const s of samples) expect(committedButNotStored(s.committed, positions, new Set(confirmed.slice(0, s.confirmed)))).toEqual([])
+    // Retries happened and were counted; nothing was dead-lettered.
+    expect(confirmedDuringOutage).toBeLessThan(EVENTS) // the outage held data back
+    expect(retriesDuringOutage).toBeGreaterThanOrEqual(4)
+    expect(failedInserts).toBeGreaterThanOrEqual(retriesDuringOutage)
+    expect(await h.metric('dev_stats_sink_retries_total')).toBe(engine.stats.sinkRetries)
+    expect(engine.stats.deadLettered).toBe(0)
+    expect(await h.metric('dev_stats_dlq_total')).toBe(0)
+    expect(await recordsIn(h.topicsOf(sessions).deadLetter)).toBe(0)
+
+    // Every event exactly once logically in ClickHouse; every committed one among them.
+    const ids = (await session.select<{ FactId: string }>(sql`SELECT FactId FROM ${ident(database)}.session_facts`)).map((r) => r.FactId)
+    const distinct = new Set(ids)
+    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
+    const missing = [...expected].filter((id) => !distinct.has(id))
+    const committed = await committedOffsets(sessions.groupId, sessions.topic)
+    console.info(`[outage ${adapter}] events ${EVENTS}; inserted before the stop ${beforeOutage}, confirmed until the restart ${confirmedDuringOutage}; ` +
+      `retries during the outage ${retriesDuringOutage} (total ${engine.stats.sinkRetries}, failed inserts ${failedInserts}); ` +
+      `committed at the end of the outage ${sumOf(samples.at(-1)?.committed ?? new Map())}, finally ${sumOf(committed)}; ` +
+      `dead letters ${engine.stats.deadLettered}; physical rows ${ids.length}, logical ${distinct.size}, duplicates ${ids.length - distinct.size}, missing ${missing.length}`)
+    expect(missing).toEqual([])
+    expect([...distinct].filter((id) => !expected.has(id))).toEqual([])
+    expect(sumOf(committed)).toBe(EVENTS)
+    expect(committedButNotStored(committed, positions, distinct)).toEqual([])
+  })
+})
