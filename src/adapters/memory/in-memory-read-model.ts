@@ -22,8 +22,9 @@ export class InMemoryReadModel implements ReadModel {
       guestSessions: sessions.filter((s) => s.viewerKind === 'Guest').length,
       userSessions: sessions.filter((s) => s.viewerKind === 'User').length,
       totalDurationSeconds: durations.reduce((a, b) => a + b, 0),
-      minDurationSeconds: durations.length ? Math.min(...durations) : 0,
-      maxDurationSeconds: durations.length ? Math.max(...durations) : 0,
+      // reduce, not Math.min(...xs): a spread of many sessions overflows the call stack
+      minDurationSeconds: durations.length ? durations.reduce((a, b) => Math.min(a, b)) : 0,
+      maxDurationSeconds: durations.reduce((a, b) => Math.max(a, b), 0),
     }
   }
 
