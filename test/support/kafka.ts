@@ -1,8 +1,9 @@
 import kafkajs from 'kafkajs'
-import type { Broker, BrokerRecord } from '../../src/application/ports/broker.port.js'
+import type { Broker, BrokerRecord, OutboundRecord } from '../../src/application/ports/broker.port.js'
 import { ConfluentBroker } from '../../src/adapters/kafka/confluent-broker.js'
 import { KafkaJsBroker } from '../../src/adapters/kafka/kafkajs-broker.js'
 import type { KafkaOptions } from '../../src/adapters/kafka/kafka-options.js'
+import { binaryRecord, sessionEndedPayload } from './events.js'
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
 
@@ -72,4 +73,22 @@ export const readTopic = async (broker: Broker, topic: string, count: number, ti
     await consumer.stop()
   }
   return got
+}
+
+/** A consumer's source topic (`partitions`), its dead-letter topic and its retry topic. */
+export const createConsumerTopics = (handler: { topic: string; groupId: string }, partitions = 6): Promise<void> =>
+  createTopics([
+    { name: handler.topic, partitions },
+    { name: `${handler.topic}.dlq`, partitions: 1 },
+    { name: `${handler.groupId}.retry`, partitions: 1 },
+  ])
+
+/** `count` valid session-ended records keyed by SessionId (as the producer promises), and their message ids. */
+export const sessionStream = (topic: string, count: number): { records: OutboundRecord[]; expected: Set<string> } => {
+  const createdAt = new Date(Date.now() - 3_600_000).toISOString()
+  const records = Array.from({ length: count }, () => {
+    const p = sessionEndedPayload({ CreatedAt: createdAt, LastActivityAt: new Date().toISOString() })
+    return binaryRecord(topic, p, { key: p.SessionId as string })
+  })
+  return { records, expected: new Set(records.map((r) => r.headers['ce_id'] as string)) }
 }

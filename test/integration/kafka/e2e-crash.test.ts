@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
-import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
-import { KAFKA_ADAPTERS, createTopics, kafkaBroker, lagOf } from '../../support/kafka.js'
+import { KAFKA_ADAPTERS, createConsumerTopics, kafkaBroker, lagOf, sessionStream } from '../../support/kafka.js'
 import { eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { ChildConsumer } from './child-consumer.js'
 import { crashStore } from './crash-store.js'
@@ -27,21 +26,12 @@ describe.each(KAFKA_ADAPTERS)('crash safety on Kafka (%s)', (adapter) => {
 
   it(`ingests ${EVENTS} events exactly once logically through ${RANDOM_KILLS} random SIGKILLs and one between insert and commit`, async () => {
     const handler = isolated(sessionEndedHandler, `crash-${adapter}`)
-    await createTopics([
-      { name: handler.topic, partitions: 6 },
-      { name: `${handler.topic}.dlq`, partitions: 1 },
-      { name: `${handler.groupId}.retry`, partitions: 1 },
-    ])
+    await createConsumerTopics(handler)
     const dir = mkdtempSync(join(tmpdir(), 'dev-stats-crash-'))
     const store = await crashStore(dir, `crash_${adapter}_${handler.groupId.slice(-8)}`)
     const broker = kafkaBroker(adapter)
     const producer = broker.producer()
-    const createdAt = new Date(Date.now() - 3_600_000).toISOString()
-    const records = Array.from({ length: EVENTS }, () => {
-      const p = sessionEndedPayload({ CreatedAt: createdAt, LastActivityAt: new Date().toISOString() })
-      return binaryRecord(handler.topic, p, { key: p.SessionId as string })
-    })
-    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
+    const { records, expected } = sessionStream(handler.topic, EVENTS)
     const waveSize = EVENTS / WAVES
     let published = 0
     const publishWave = async () => {

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
-import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { FileFactStore } from '../../support/file-fact-store.js'
-import { KAFKA_ADAPTERS, createTopics, kafkaBroker, lagOf } from '../../support/kafka.js'
+import { KAFKA_ADAPTERS, createConsumerTopics, kafkaBroker, lagOf, sessionStream } from '../../support/kafka.js'
 import { eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { ChildConsumer } from './child-consumer.js'
 
@@ -21,20 +20,11 @@ describe.each(KAFKA_ADAPTERS)('rebalance on Kafka (%s)', (adapter) => {
 
   it('a member joining mid-stream and a member killed mid-stream lose nothing', async () => {
     const handler = isolated(sessionEndedHandler, `rebalance-${adapter}`)
-    await createTopics([
-      { name: handler.topic, partitions: 6 },
-      { name: `${handler.topic}.dlq`, partitions: 1 },
-      { name: `${handler.groupId}.retry`, partitions: 1 },
-    ])
+    await createConsumerTopics(handler)
     const dir = mkdtempSync(join(tmpdir(), 'dev-stats-rebalance-'))
     const broker = kafkaBroker(adapter)
     const producer = broker.producer()
-    const createdAt = new Date(Date.now() - 3_600_000).toISOString()
-    const records = Array.from({ length: EVENTS }, () => {
-      const p = sessionEndedPayload({ CreatedAt: createdAt, LastActivityAt: new Date().toISOString() })
-      return binaryRecord(handler.topic, p, { key: p.SessionId as string })
-    })
-    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
+    const { records, expected } = sessionStream(handler.topic, EVENTS)
     const files = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')]
     const member = (file: string) => {
       const c = new ChildConsumer(adapter, { TOPIC: handler.topic, GROUP: handler.groupId, STORE_FILE: file, MAX_BATCH_ROWS: '100', STORE_DELAY_MS: '100' })

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
-import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
-import { KAFKA_ADAPTERS, createTopics, kafkaBroker, lagOf } from '../../support/kafka.js'
+import { KAFKA_ADAPTERS, createConsumerTopics, kafkaBroker, lagOf, sessionStream } from '../../support/kafka.js'
 import { eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { ChildConsumer } from './child-consumer.js'
 import { crashStore } from './crash-store.js'
@@ -25,20 +24,11 @@ describe.each(KAFKA_ADAPTERS)('SIGTERM on Kafka (%s)', (adapter) => {
 
   it(`stops gracefully mid-stream of ${EVENTS} events: exit 0, group left, no commit ahead of the store, nothing lost after restart`, async () => {
     const handler = isolated(sessionEndedHandler, `sigterm-${adapter}`)
-    await createTopics([
-      { name: handler.topic, partitions: 6 },
-      { name: `${handler.topic}.dlq`, partitions: 1 },
-      { name: `${handler.groupId}.retry`, partitions: 1 },
-    ])
+    await createConsumerTopics(handler)
     const dir = mkdtempSync(join(tmpdir(), 'dev-stats-sigterm-'))
     const store = await crashStore(dir, `sigterm_${adapter}_${handler.groupId.slice(-8)}`)
     const broker = kafkaBroker(adapter)
-    const createdAt = new Date(Date.now() - 3_600_000).toISOString()
-    const records = Array.from({ length: EVENTS }, () => {
-      const p = sessionEndedPayload({ CreatedAt: createdAt, LastActivityAt: new Date().toISOString() })
-      return binaryRecord(handler.topic, p, { key: p.SessionId as string })
-    })
-    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
+    const { records, expected } = sessionStream(handler.topic, EVENTS)
     // Small, slow inserts (100 rows, +100 ms each) so that the stream takes seconds and SIGTERM lands inside it.
     const spawnChild = () => {
       const c = new ChildConsumer(adapter, { TOPIC: handler.topic, GROUP: handler.groupId, MAX_BATCH_ROWS: '100', STORE_DELAY_MS: '100', ...store.env })
