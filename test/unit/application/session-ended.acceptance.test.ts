@@ -82,6 +82,22 @@ describe('session-ended acceptance (seed 000)', () => {
     expect(metrics).toEqual(E.right(expect.objectContaining({ sessions: 1, totalDurationSeconds: 1800 })))
   })
 
+  it('ContractVersion mismatch: a warning and a counter, the event is still ingested, nothing dead-lettered', async () => {
+    const payload = sessionEndedPayload({ AddedLaterByProducer: { Device: 'x' } })
+    await run(binaryRecord(sessions.topic, payload, { contractVersion: '2' }))
+    expect(sessionRows().map((r) => r.sessionId)).toEqual([payload.SessionId])
+    expect(h.dlq(sessions)).toHaveLength(0)
+    expect(h.logger.at('warn').map((l) => [l.fields.expected, l.fields.actual])).toContainEqual(['1', '2'])
+    expect(await h.metric('dev_stats_contract_version_mismatch_total')).toBe(1)
+  })
+
+  it('duplicates are dropped silently: no log line names them', async () => {
+    const record = binaryRecord(sessions.topic, sessionEndedPayload(), { key: 'one-partition' })
+    await run(record, record)
+    expect(h.engine(sessions.name).stats.duplicatesDropped).toBe(1)
+    expect(h.logger.lines.filter((l) => l.level !== 'info' && l.level !== 'debug')).toEqual([])
+  })
+
   it.each([
     ['negative-duration', sessionEndedPayload({ DurationSeconds: -1 })],
     ['default-created-at', sessionEndedPayload({ CreatedAt: '0001-01-01T00:00:00+00:00' })],
