@@ -12,6 +12,7 @@ import type { DimensionReader } from '../ports/dimension-reader.port.js'
 import type { FactStore } from '../ports/fact-store.port.js'
 import type { Logger } from '../ports/logger.port.js'
 import type { IngestMetrics } from '../ports/metrics.port.js'
+import { retriable } from '../ports/retriable.js'
 import type { Tracer } from '../ports/tracer.port.js'
 import { backoffDelay } from './backoff.js'
 import type { EngineConfig, EngineTopics } from './engine-config.js'
@@ -275,6 +276,7 @@ export class ConsumerEngine {
     try {
       await consumer.commit(commits)
       this.tracker.markCommitted(commits)
+      this.stats.lastCommitAt = clock.now()
     } catch (e) {
       // Harmless: the effects are durable; the next flush commits further, or the records come again.
       logger.warn({ consumer: handler.name, err: String(e) }, 'offset commit failed')
@@ -306,19 +308,27 @@ export class ConsumerEngine {
       try {
         const result = await work()
         if (attempt > 1) consumer.resume()
+        this.stats.retryingSince = undefined
         return result
       } catch (e) {
-        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
+        if (this.stopping) throw this.abandon(what)
         if (attempt === 1) consumer.pause()
         this.stats.sinkRetries++
+        this.stats.retryingSince ??= this.deps.clock.now()
+        const failure = { what, message: e instanceof Error ? e.message : String(e), retriable: retriable(e) }
+        this.stats.lastFailure = failure
         metrics.sinkRetry(handler.name)
         const delay = backoffDelay(config.sinkBackoff, attempt)
-        const retriable = (e as { retriable?: boolean }).retriable ?? true
-        logger.error({ consumer: handler.name, err: String(e), retriable, attempt, retryInMs: delay }, `failed: ${what}`)
+        logger.error({ consumer: handler.name, err: String(e), retriable: failure.retriable, attempt, retryInMs: delay }, `failed: ${what}`)
         await this.backoff(delay)
-        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
+        if (this.stopping) throw this.abandon(what)
       }
     }
+  }
+
+  private abandon(what: string): Abandoned {
+    this.stats.retryingSince = undefined
+    return new Abandoned(`${what} abandoned at shutdown`)
   }
 
   /** Sleeps before the next attempt; stop() or abort() wakes it at once and clears the timer. */

@@ -1,3 +1,10 @@
+/** The last failed insert, publish or lookup of an engine, as the host's health check shows it. */
+export interface EngineFailure {
+  readonly what: string
+  readonly message: string
+  readonly retriable: boolean
+}
+
 /** Running totals of one engine, for the host (health, the demo) and the funnel's freshness. */
 export class EngineStats {
   rowsIngested = 0
@@ -9,6 +16,12 @@ export class EngineStats {
   flushes = 0
   /** Largest EventTime → IngestionTime lag of the last flush, in seconds. */
   lastLagSeconds: number | undefined
+  /** Epoch ms of the last successful offset commit. */
+  lastCommitAt?: number
+  /** Epoch ms since which the current insert/publish keeps failing; undefined when not retrying. */
+  retryingSince?: number
+  /** The most recent failure (kept after recovery; compare with retryingSince). */
+  lastFailure?: EngineFailure
   readonly deadLetters = new Map<string, number>()
   readonly skipped = new Map<string, number>()
 
