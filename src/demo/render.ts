@@ -23,6 +23,7 @@ export const renderSessions = (developer: string, m: SessionMetrics): string =>
     `session metrics of developer "${developer}" (sessions that viewed its objects):`,
     `  sessions ${m.sessions}  (guests ${m.guestSessions}, users ${m.userSessions})`,
     `  duration: avg ${m.avgDurationSeconds} s, min ${m.minDurationSeconds} s, max ${m.maxDurationSeconds} s, total ${m.totalDurationSeconds} s`,
+    `  views ${m.views.views} (open and closed facts of a view merged; ${m.views.closedViews} closed, ${m.views.totalViewSeconds} s viewed)`,
   ].join('\n')
 
 export const renderFunnel = (developer: string, stages: readonly FunnelStageReport[]): string => {

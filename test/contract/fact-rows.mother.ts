@@ -27,12 +27,13 @@ export const sessionFact = (o: { sessionId?: Guid; userId?: Guid | null; duratio
   }
 }
 
-export const viewFact = (path: DimensionPath, sessionId: Guid, eventTime: Instant, closed = true): FactRow => {
+/** One view fact; the open and the closed fact of one view share `viewId`. */
+export const viewFact = (path: DimensionPath, sessionId: Guid, eventTime: Instant, closed = true, viewId: Guid = id()): FactRow => {
   const factId = id()
   return {
     table: 'property_object_view_facts',
     row: {
-      ...path, factId, sourceEventId: factId, propertyObjectViewId: id(), sessionId, anonymousId: id(), userId: null,
+      ...path, factId, sourceEventId: factId, propertyObjectViewId: viewId, sessionId, anonymousId: id(), userId: null,
       viewerKind: 'Guest', viewSource: 'Catalog', isClosed: closed, viewedAt: eventTime,
       lastActivityAt: closed ? eventTime + 120_000 : null, durationSeconds: closed ? 120 : null, eventTime,
     },

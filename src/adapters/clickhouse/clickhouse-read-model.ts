@@ -1,8 +1,9 @@
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts } from '../../application/ports/read-model.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { date, ident, int, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
+import { mergedViews } from './merged-views.sql.js'
+import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
 
 const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
   projectId: 'ProjectId',
@@ -12,12 +13,9 @@ const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
   propertyObjectId: 'PropertyObjectId',
 }
 
-/** DateTime has whole seconds: a period bound is taken as the first whole second at or after it. */
-const seconds = (ms: number) => int(Math.ceil(ms / 1000))
-
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
- * view facts in [from, to), then per SessionId the latest (argMax by IngestionTime) duration and
+ * views in [from, to) (open and closed facts merged per view, merged-views.sql.ts), then per SessionId the latest (argMax by IngestionTime) duration and
  * viewer kind, so re-inserted facts count once before and after merges. Funnel: uniqMerge per
  * stage. Never FINAL.
  */
@@ -36,11 +34,7 @@ export class ClickHouseReadModel implements ReadModel {
       FROM (
         SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), IngestionTime) AS s
         FROM ${db}.session_facts
-        WHERE SessionId IN (
-          SELECT SessionId FROM ${db}.property_object_view_facts
-          WHERE DeveloperId = ${uuid(developerId)}
-            AND EventTime >= toDateTime(${seconds(period.from)}, 'UTC')
-            AND EventTime < toDateTime(${seconds(period.to)}, 'UTC'))
+        WHERE SessionId IN (SELECT SessionId FROM (${mergedViews(this.session.database, developerId, period)}))
         GROUP BY SessionId)`)
     const n = (v: string | undefined) => Number(v ?? 0)
     return {
@@ -51,6 +45,13 @@ export class ClickHouseReadModel implements ReadModel {
       minDurationSeconds: n(row?.minDurationSeconds),
       maxDurationSeconds: n(row?.maxDurationSeconds),
     }
+  }
+
+  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+    const [row] = await this.session.select<Record<keyof ViewTotals, string>>(sql`
+      SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
+      FROM (${mergedViews(this.session.database, developerId, period)})`)
+    return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {

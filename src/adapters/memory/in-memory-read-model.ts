@@ -1,19 +1,16 @@
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts } from '../../application/ports/read-model.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
+import type { ViewFactRow } from '../../domain/view-fact.js'
+import { mergeViews } from '../../domain/view-merge.js'
 import { latestBy, type InMemoryTables } from './in-memory-tables.js'
 
-/** The read side computed the way the ClickHouse queries do: argMax by IngestionTime, uniq per stage. */
+/** The read side computed the way the ClickHouse queries do: argMax by IngestionTime, uniq per stage, views merged. */
 export class InMemoryReadModel implements ReadModel {
   constructor(private readonly tables: InMemoryTables) {}
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const sessionIds = new Set(
-      this.tables
-        .of('property_object_view_facts')
-        .filter(({ fact: { row } }) => row.developerId === developerId && row.eventTime >= period.from && row.eventTime < period.to)
-        .map(({ fact }) => fact.row.sessionId),
-    )
+    const sessionIds = new Set(this.viewsOf(developerId, period).map((v) => v.sessionId))
     const facts = this.tables.of('session_facts').filter((r) => sessionIds.has(r.fact.row.sessionId))
     const sessions = [...latestBy(facts, (r) => r.fact.row.sessionId, (r) => r.ingestionTime).values()].map((r) => r.fact.row)
     const durations = sessions.map((s) => s.durationSeconds)
@@ -28,6 +25,16 @@ export class InMemoryReadModel implements ReadModel {
     }
   }
 
+  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+    const views = this.viewsOf(developerId, period)
+    const closed = views.filter((v) => v.isClosed)
+    return {
+      views: views.length,
+      closedViews: closed.length,
+      totalViewSeconds: closed.reduce((sum, v) => sum + (v.durationSeconds ?? 0), 0),
+    }
+  }
+
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
     const keys = new Map<FunnelStage, Set<string>>(FUNNEL_STAGES.map((s) => [s, new Set()]))
     for (const { fact } of this.tables.of('funnel_daily')) {
@@ -37,6 +44,19 @@ export class InMemoryReadModel implements ReadModel {
       keys.get(row.stage)?.add(row.businessKey)
     }
     return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, keys.get(s)?.size ?? 0])) as StageCounts
+  }
+
+  /** The developer's views in the period, each one merged row (its developer and time decide). */
+  private viewsOf(developerId: Guid, period: Period): ViewFactRow[] {
+    const merged = mergeViews(
+      this.tables.of('property_object_view_facts'),
+      (r) => r.fact.row.propertyObjectViewId,
+      // the rank as the store keeps it: IngestionTime in whole seconds
+      (r) => ({ isClosed: r.fact.row.isClosed, ingestionSecond: Math.floor(r.ingestionTime / 1000), factId: r.fact.row.factId }),
+    )
+    return [...merged.values()]
+      .map((r) => r.fact.row)
+      .filter((v) => v.developerId === developerId && v.eventTime >= period.from && v.eventTime < period.to)
   }
 }
 

@@ -23,6 +23,14 @@ export interface SessionTotals {
   readonly maxDurationSeconds: number
 }
 
+/** Views of the developer's property objects in the period, open and closed facts merged per view (spec §7). */
+export interface ViewTotals {
+  readonly views: number
+  readonly closedViews: number
+  /** Sum of the closed views' DurationSeconds. */
+  readonly totalViewSeconds: number
+}
+
 export interface HierarchyFilter {
   readonly projectId?: Guid
   readonly buildingId?: Guid
@@ -36,9 +44,11 @@ export type StageCounts = Readonly<Record<FunnelStage, number>>
 /**
  * Read side over the facts. Sessions are those that viewed the developer's property objects in
  * the period (view facts ∩ session facts), duration per session by argMax(IngestionTime); funnel
- * stages by uniqMerge. Never FINAL. The developer id is required: scoping is never optional here.
+ * stages by uniqMerge. View facts are read merged per view (domain/view-merge.ts): a view's
+ * developer, time and duration come from its winning row. Never FINAL. The developer id is required: scoping is never optional here.
  */
 export interface ReadModel {
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals>
+  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals>
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>
 }

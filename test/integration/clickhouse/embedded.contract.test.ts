@@ -6,6 +6,7 @@ import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-sessi
 import type { Dialect } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { viewMergeContract } from '../../contract/view-merge.contract.js'
 import { DATABASE, dimensionReaderFixture, factStoreFixture } from '../../support/clickhouse.js'
 
 // chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
@@ -19,6 +20,7 @@ const suite = (dialect: Dialect) =>
     const session = embeddedSession({ path: dir, database: DATABASE }, { dialect })
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
+    viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
   })
 

@@ -2,6 +2,7 @@ import { afterAll } from 'vitest'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { viewMergeContract } from '../../contract/view-merge.contract.js'
 import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.
@@ -9,4 +10,5 @@ const session = serverSession({ url: clickhouseUrl(), user: 'default', password:
 afterAll(() => session.close())
 
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
+viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))

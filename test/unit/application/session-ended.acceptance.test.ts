@@ -131,7 +131,8 @@ describe('session-ended acceptance (seed 000)', () => {
     await waitUntil(() => h.tables.of('property_object_view_facts').length === 3, 5000, 'view facts')
     const metrics = getDeveloperSessionMetrics(h.readModel)
     expect(await metrics({ developerId: mine.DeveloperId as Guid }, wholeDay)).toEqual(
-      E.right({ sessions: 2, guestSessions: 1, userSessions: 1, totalDurationSeconds: 660, minDurationSeconds: 60, maxDurationSeconds: 600, avgDurationSeconds: 330 }),
+      E.right({ sessions: 2, guestSessions: 1, userSessions: 1, totalDurationSeconds: 660, minDurationSeconds: 60, maxDurationSeconds: 600, avgDurationSeconds: 330,
+        views: { views: 2, closedViews: 2, totalViewSeconds: 240 } }),
     )
     expect(await metrics(null, wholeDay)).toEqual(E.left(expect.objectContaining({ code: 'actor-required' })))
     expect(guid()).not.toBe(mine.DeveloperId)

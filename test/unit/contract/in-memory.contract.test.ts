@@ -4,12 +4,15 @@ import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-m
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { viewMergeContract } from '../../contract/view-merge.contract.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
-factStoreContract('in-memory', async () => {
+const inMemory = async () => {
   const tables = new InMemoryTables()
   return { store: new InMemoryFactStore(tables), readModel: new InMemoryReadModel(tables), forceMerge: async () => {} }
-})
+}
+factStoreContract('in-memory', inMemory)
+viewMergeContract('in-memory', inMemory)
 
 dimensionReaderContract('in-memory', async () => {
   const tables = new InMemoryTables()
