@@ -5,7 +5,9 @@ import type { DimensionPath } from './dimension-path.js'
 import type { EventContext } from './envelope.js'
 import { funnelRow, type FunnelRow } from './funnel.js'
 import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
-import { HOUR_MS, InstantCodec, type Instant } from './instant.js'
+import { checkColumns, date, dateTime } from './column-limits.js'
+import { checkEventTime } from './event-time.js'
+import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 import { viewFactRow, type ViewFactRow } from './view-fact.js'
 import { classifyViewSource } from './view-source.js'
@@ -38,8 +40,11 @@ export const decideActionTracked = (payload: unknown, now: Instant): E.Either<Po
   const p = decoded.right
   if (isEmptyGuid(p.PropertyObjectViewId) || isEmptyGuid(p.PropertyObjectId))
     return E.left(poison('empty-id', 'PropertyObjectViewId or PropertyObjectId is Guid.Empty'))
-  if (p.ViewedAt > now + HOUR_MS) return E.left(poison('created-at-in-future', 'ViewedAt is more than 1 h ahead of now'))
-  return E.right({ kind: 'view', payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
+  const checked = E.flatMap(checkEventTime('ViewedAt', p.ViewedAt, now), () =>
+    checkColumns([dateTime('ViewedAt', p.ViewedAt), date('EventDate', p.ViewedAt)]),
+  )
+  const decision: ActionDecision = { kind: 'view', payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known }
+  return E.as(checked, decision)
 }
 
 /** The open fact; a missing SessionId/AnonymousId is the empty sentinel, which no session fact carries. */

@@ -2,7 +2,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { describeErrors } from './decode-errors.js'
 import { GuidCodec, isEmptyGuid, type Guid } from './guid.js'
-import { DOTNET_DEFAULT_INSTANT, InstantCodec, type Instant } from './instant.js'
+import { checkColumns, date } from './column-limits.js'
+import { checkEventTime } from './event-time.js'
+import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 
 /**
@@ -26,13 +28,13 @@ export type LeadDecision =
   | { readonly kind: 'count'; readonly candidate: FunnelCandidate }
   | { readonly kind: 'skip'; readonly reason: 'no-origin-property-object' }
 
-export const leadCreatedDecision = (payload: unknown): E.Either<Poison, LeadDecision> => {
+export const leadCreatedDecision = (payload: unknown, now: Instant): E.Either<Poison, LeadDecision> => {
   const decoded = LeadCreatedPayload.decode(payload)
   if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
   const p = decoded.right
   if (isEmptyGuid(p.LeadId)) return E.left(poison('empty-id', 'LeadId is Guid.Empty'))
-  if (p.CreatedAt === DOTNET_DEFAULT_INSTANT)
-    return E.left(poison('default-created-at', 'CreatedAt is default(DateTimeOffset)'))
+  const checked = E.flatMap(checkEventTime('CreatedAt', p.CreatedAt, now), () => checkColumns([date('EventDate', p.CreatedAt)]))
+  if (E.isLeft(checked)) return checked
   const origin = p.OriginPropertyObjectId ?? null
   if (origin === null || isEmptyGuid(origin)) return E.right({ kind: 'skip', reason: 'no-origin-property-object' })
   return E.right({ kind: 'count', candidate: { propertyObjectId: origin, businessKey: p.LeadId, occurredAt: p.CreatedAt } })

@@ -7,7 +7,9 @@ export type PoisonReason =
   | 'negative-duration'
   | 'default-created-at'
   | 'created-at-in-future'
+  | 'out-of-range'
   | 'dimension-gap'
+  | 'store-rejected'
 
 export interface Poison {
   readonly reason: PoisonReason

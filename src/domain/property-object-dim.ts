@@ -3,6 +3,7 @@ import * as t from 'io-ts'
 import { describeErrors } from './decode-errors.js'
 import type { DimensionPath } from './dimension-path.js'
 import { GuidCodec, isEmptyGuid } from './guid.js'
+import { checkColumns, dateTime, uint64 } from './column-limits.js'
 import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 
@@ -34,7 +35,9 @@ export const propertyObjectDimRow = (payload: unknown): E.Either<Poison, Propert
   const p = decoded.right
   const ids = [p.Id, p.DeveloperId, p.ProjectId, p.BuildingId, p.LayoutGroupId, p.LayoutId]
   if (ids.some(isEmptyGuid)) return E.left(poison('empty-id', 'an id of the path is Guid.Empty'))
-  return E.right({
+  const version = p.UpsertedAt * 1000
+  const checked = checkColumns([dateTime('UpsertedAt', p.UpsertedAt), uint64('Version', version)])
+  return E.as(checked, {
     propertyObjectId: p.Id,
     developerId: p.DeveloperId,
     projectId: p.ProjectId,
@@ -43,6 +46,6 @@ export const propertyObjectDimRow = (payload: unknown): E.Either<Poison, Propert
     layoutId: p.LayoutId,
     name: p.Name ?? null,
     upsertedAt: p.UpsertedAt,
-    version: p.UpsertedAt * 1000,
+    version,
   })
 }

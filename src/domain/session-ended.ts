@@ -3,7 +3,10 @@ import * as t from 'io-ts'
 import { describeErrors } from './decode-errors.js'
 import type { EventContext } from './envelope.js'
 import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
-import { DOTNET_DEFAULT_INSTANT, HOUR_MS, InstantCodec, type Instant } from './instant.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { checkColumns, dateTime, uint32 } from './column-limits.js'
+import { checkEventTime } from './event-time.js'
+import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 import type { SessionFactRow } from './session-fact.js'
 import { sessionViewerKind } from './viewer-kind.js'
@@ -39,14 +42,12 @@ const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? 
 export const validateSessionEnded = (p: SessionEndedPayload, now: Instant): E.Either<Poison, Instant> => {
   if (isEmptyGuid(p.SessionId)) return E.left(poison('empty-session-id', 'SessionId is Guid.Empty'))
   if (p.DurationSeconds < 0) return E.left(poison('negative-duration', `DurationSeconds is ${p.DurationSeconds}`))
-  const createdAt = startOf(p)
-  if (createdAt === undefined || createdAt === DOTNET_DEFAULT_INSTANT)
-    return E.left(poison('default-created-at', 'CreatedAt is missing or default(DateTimeOffset)'))
-  if (createdAt > now + HOUR_MS)
-    return E.left(
-      poison('created-at-in-future', `CreatedAt ${new Date(createdAt).toISOString()} is more than 1 h ahead of now`),
-    )
-  return E.right(createdAt)
+  return pipe(
+    checkEventTime('CreatedAt', startOf(p), now),
+    E.tap((createdAt) =>
+      checkColumns([dateTime('StartedAt', createdAt), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]),
+    ),
+  )
 }
 
 export const toSessionFact = (ctx: EventContext, p: SessionEndedPayload, createdAt: Instant): SessionFactRow => {

@@ -4,7 +4,9 @@ import { describeErrors } from './decode-errors.js'
 import type { DimensionPath } from './dimension-path.js'
 import type { EventContext } from './envelope.js'
 import { GuidCodec, isEmptyGuid, type Guid } from './guid.js'
-import { HOUR_MS, InstantCodec, type Instant } from './instant.js'
+import { checkColumns, dateTime, uint32 } from './column-limits.js'
+import { checkEventTime } from './event-time.js'
+import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 import { classifyViewSource, type ViewSource } from './view-source.js'
 import { viewViewerKind, type ViewerKind } from './viewer-kind.js'
@@ -52,8 +54,10 @@ export const decideViewEnded = (payload: unknown, now: Instant): E.Either<Poison
   if ([p.PropertyObjectViewId, p.PropertyObjectId, p.SessionId].some(isEmptyGuid))
     return E.left(poison('empty-id', 'PropertyObjectViewId, PropertyObjectId or SessionId is Guid.Empty'))
   if (p.DurationSeconds < 0) return E.left(poison('negative-duration', `DurationSeconds is ${p.DurationSeconds}`))
-  if (p.ViewedAt > now + HOUR_MS) return E.left(poison('created-at-in-future', 'ViewedAt is more than 1 h ahead of now'))
-  return E.right({ payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
+  const checked = E.flatMap(checkEventTime('ViewedAt', p.ViewedAt, now), () =>
+    checkColumns([dateTime('ViewedAt', p.ViewedAt), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]),
+  )
+  return E.as(checked, { payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
 }
 
 /** What the open and the closed fact of a view both carry. */

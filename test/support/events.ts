@@ -71,6 +71,23 @@ export const viewEndedPayload = (p: Path, sessionId: string, o: Record<string, u
   ...o,
 })
 
+export const funnelEventPayload = (keyField: string, propertyObjectId: string, o: Record<string, unknown> = {}): Record<string, unknown> => ({
+  [keyField]: guid(),
+  PropertyObjectId: propertyObjectId,
+  OccurredAt: '2026-11-30T09:30:00+00:00',
+  ...o,
+})
+
+export const viewActionPayload = (p: Path, o: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ActionType: 'ViewPropertyObject',
+  PropertyObjectViewId: guid(),
+  PropertyObjectId: p.PropertyObjectId,
+  SessionId: guid(),
+  AnonymousId: guid(),
+  ViewedAt: '2026-11-30T10:00:00Z',
+  ...o,
+})
+
 export interface RecordOptions {
   readonly messageId?: string | null
   readonly key?: string

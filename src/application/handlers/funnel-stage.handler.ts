@@ -30,11 +30,11 @@ export const funnelStageHandler = (spec: FunnelStageSpec): EventHandler => {
     topic: spec.topic,
     groupId: spec.groupId,
     funnelStage: spec.stage,
-    interpret: ({ context, payload }) =>
+    interpret: ({ context, payload }, now) =>
       E.map(({ propertyObjectId, businessKey, occurredAt }: FunnelCandidate): Interpretation => ({
         kind: 'enrich',
         propertyObjectId,
         complete: (path) => [{ table: 'funnel_daily', row: funnelRow(spec.stage, path, businessKey, occurredAt, context.messageId) }],
-      }))(decide(payload)),
+      }))(decide(payload, now)),
   }
 }

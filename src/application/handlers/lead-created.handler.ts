@@ -12,7 +12,7 @@ export const leadCreatedHandler = (topic = LEAD_CREATED_TOPIC, groupId = LEAD_CR
   topic,
   groupId,
   funnelStage: 'Leads',
-  interpret: ({ context, payload }) =>
+  interpret: ({ context, payload }, now) =>
     E.map((decision: LeadDecision): Interpretation => {
       if (decision.kind === 'skip') return { kind: 'skip', reason: decision.reason }
       const { propertyObjectId, businessKey, occurredAt } = decision.candidate
@@ -23,5 +23,5 @@ export const leadCreatedHandler = (topic = LEAD_CREATED_TOPIC, groupId = LEAD_CR
           { table: 'funnel_daily', row: funnelRow('Leads', path, businessKey, occurredAt, context.messageId) },
         ],
       }
-    })(leadCreatedDecision(payload)),
+    })(leadCreatedDecision(payload, now)),
 })

@@ -77,7 +77,7 @@ describe('small domain rules', () => {
     ['no LeadId', { LeadId: undefined }, 'undecodable'],
     ['no CreatedAt', { CreatedAt: undefined }, 'undecodable'],
   ])('lead-created %s → %s', (_, o, expected) => {
-    const d = leadCreatedDecision(leadCreatedPayload(o))
+    const d = leadCreatedDecision(leadCreatedPayload(o), Date.parse('2026-11-30T12:00:00Z'))
     expect(E.isLeft(d) ? d.left.reason : d.right.kind).toBe(expected)
   })
 
