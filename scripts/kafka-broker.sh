@@ -5,7 +5,7 @@
 #
 #   scripts/kafka-broker.sh fetch          # resolve jars into the cache (skips when complete)
 #   scripts/kafka-broker.sh start          # fetch + format storage + start + wait until ready
-#   scripts/kafka-broker.sh create-topics  # create topics of scripts/kafka-topics.txt (if missing)
+#   scripts/kafka-broker.sh create-topics  # create the consumer registry's topics (npm run topics)
 #   scripts/kafka-broker.sh status         # exit 0 iff the broker answers
 #   scripts/kafka-broker.sh stop           # SIGTERM, wait up to 30 s, then SIGKILL
 #
@@ -13,8 +13,6 @@
 #   KAFKA_PORT                 client listener port        (default 19092)
 #   KAFKA_CONTROLLER_PORT      KRaft controller port       (default 19093)
 #   KAFKA_START_TIMEOUT        seconds to wait for ready   (default 90)
-#   KAFKA_TOPICS_FILE          topic list                  (default scripts/kafka-topics.txt)
-#   KAFKA_TOPICS_VIA           node | java | auto          (default auto: node if kafkajs is installed)
 #   DEV_STATS_CACHE_DIR        jar cache root              (default ~/.cache/dev-stats)
 #   DEV_STATS_INFRA_DIR        runtime state root          (default <repo>/.infra, git-ignored)
 set -euo pipefail
@@ -31,7 +29,6 @@ KAFKA_STOP_TIMEOUT=30
 BOOTSTRAP="$KAFKA_HOST:$KAFKA_PORT"
 
 POM="$SCRIPT_DIR/kafka/pom.xml"
-TOPICS_FILE="${KAFKA_TOPICS_FILE:-$SCRIPT_DIR/kafka-topics.txt}"
 CACHE_ROOT="${DEV_STATS_CACHE_DIR:-${HOME:-/root}/.cache/dev-stats}"
 KAFKA_HOME_DIR="$CACHE_ROOT/kafka-$KAFKA_VERSION"
 LIBS_DIR="$KAFKA_HOME_DIR/libs"
@@ -94,13 +91,6 @@ kafka_java() {
   # Quote the classpath glob so Java (not the shell) expands it.
   java -Xshare:auto -Djava.awt.headless=true \
     -Dlog4j.configuration="file:$LOG4J_FILE" -Dkafka.logs.dir="$LOG_DIR" \
-    -cp "$LIBS_DIR/*" "$@"
-}
-
-# Client tools (admin checks) run with a tiny heap and quiet logging.
-tool_java() {
-  java -Xms32m -Xmx256m -XX:TieredStopAtLevel=1 -Xshare:auto -Djava.awt.headless=true \
-    -Dlog4j.configuration="file:$STATE_DIR/tools-log4j.properties" \
     -cp "$LIBS_DIR/*" "$@"
 }
 
@@ -303,35 +293,13 @@ cmd_status() {
 }
 
 cmd_create_topics() {
-  [[ -f "$TOPICS_FILE" ]] || die "topic list $TOPICS_FILE not found"
-  local via="${KAFKA_TOPICS_VIA:-auto}"
-  if [[ "$via" == auto ]]; then
-    if command -v node >/dev/null 2>&1 && [[ -f "$REPO_DIR/node_modules/kafkajs/package.json" ]]; then
-      via=node
-    else
-      via=java
-    fi
-  fi
-  local t0
-  t0="$(now_ms)"
-  case "$via" in
-    node)
-      node "$SCRIPT_DIR/create-topics.mjs" --bootstrap "$BOOTSTRAP" --file "$TOPICS_FILE"
-      ;;
-    java)
-      libs_complete || cmd_fetch
-      require_java
-      [[ -f "$STATE_DIR/tools-log4j.properties" ]] || write_configs
-      # Java 11+ single-file source launch: one JVM creates every topic with the Admin API.
-      tool_java "$SCRIPT_DIR/kafka/CreateTopics.java" "$BOOTSTRAP" "$TOPICS_FILE"
-      ;;
-    *) die "KAFKA_TOPICS_VIA must be node, java or auto (got '$via')" ;;
-  esac
-  log "create-topics ($via) took $(( $(now_ms) - t0 )) ms"
+  # The topic list comes from the consumer registry (src/application/consumers/consumer-registry.ts).
+  [[ -x "$REPO_DIR/node_modules/.bin/tsx" ]] || die "node_modules missing: run npm ci first"
+  (cd "$REPO_DIR" && DEV_STATS_KAFKA_BROKERS="$BOOTSTRAP" node_modules/.bin/tsx scripts/topics.ts)
 }
 
 usage() {
-  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 

@@ -3,6 +3,9 @@
 import type { IngestService } from './application/ingest-service.js'
 import type { Broker } from './application/ports/broker.port.js'
 import type { Logger } from './application/ports/logger.port.js'
+import { MissingTopicsError } from './application/ports/topic-catalog.port.js'
+import { ConfluentClientMissing } from './adapters/kafka/confluent-client.js'
+import { requireBrokerClient } from './composition/broker.factory.js'
 import { ConfigError, loadConfig, type IngestConfig } from './composition/config.js'
 import { createContainer } from './composition/container.js'
 import { TOKENS } from './composition/tokens.js'
@@ -16,8 +19,9 @@ const main = async (): Promise<void> => {
   let config: IngestConfig
   try {
     config = loadConfig()
+    requireBrokerClient(config)
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof ConfluentClientMissing) {
       process.stderr.write(`${e.message}\n`)
       process.exit(2)
     }
@@ -54,6 +58,11 @@ const main = async (): Promise<void> => {
   try {
     await service.start()
   } catch (e) {
+    if (e instanceof MissingTopicsError) {
+      logger.error({ missing: e.topics }, 'topics missing: no consumer started')
+      process.stderr.write(`dev-stats ingest: on ${where(config)}: ${e.message}\n`)
+      process.exit(1)
+    }
     logger.error({ err: String(e), retriable: (e as { retriable?: boolean }).retriable }, `cannot start consuming from ${where(config)}`)
     process.stderr.write(`dev-stats ingest: cannot start consuming from ${where(config)}: ${String((e as Error).message ?? e)}\n`)
     process.exit(1)

@@ -1,16 +1,29 @@
 import type { ConsumerEngine } from './engine/consumer-engine.js'
+import { MissingTopicsError, type TopicCatalog } from './ports/topic-catalog.port.js'
 import type { StageFreshness } from './read/stage-freshness.js'
 
 /** Runs every enabled consumer engine of the host; one engine per consumer group. */
 export class IngestService {
-  constructor(readonly engines: readonly ConsumerEngine[]) {}
+  constructor(
+    readonly engines: readonly ConsumerEngine[],
+    private readonly catalog?: TopicCatalog,
+  ) {}
 
+  /** Fails with MissingTopicsError naming every absent topic before any engine joins its group. */
   async start(): Promise<void> {
+    await this.checkTopics()
     for (const engine of this.engines) await engine.start()
   }
 
   async stop(): Promise<void> {
     await Promise.all(this.engines.map((e) => e.stop()))
+  }
+
+  private async checkTopics(): Promise<void> {
+    if (!this.catalog) return
+    const needed = [...new Set(this.engines.flatMap(({ topics: t }) => [t.source, t.deadLetter, t.retry]))]
+    const missing = await this.catalog.missing(needed)
+    if (missing.length > 0) throw new MissingTopicsError(missing)
   }
 
   engine(name: string): ConsumerEngine | undefined {

@@ -1,5 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import { CONSUMERS } from '../application/consumers/consumer-registry.js'
+import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
 import type { EngineConfig } from '../application/engine/engine-config.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
@@ -14,24 +16,12 @@ export interface IngestConfig {
   readonly funnelEnabled: boolean
   readonly logLevel: string
   readonly engine: EngineConfig
-  readonly topics: Readonly<Record<ConsumerKey, { readonly topic?: string; readonly group?: string }>>
+  /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */
+  readonly topics: ConsumerOverrides
 }
 
-const CONSUMER_KEYS = [
-  'SESSION_ENDED',
-  'LEAD_CREATED',
-  'PROPERTY_OBJECT_UPSERTED',
-  'VIEW_ENDED',
-  'ACTION_TRACKED',
-  'FAVORITES',
-  'SELECTIONS',
-  'CRM_BOOKING',
-  'CRM_BOOKING_PAID',
-  'CRM_DEAL',
-  'CRM_DEAL_COMPLETED',
-] as const
-/** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer. */
-export type ConsumerKey = (typeof CONSUMER_KEYS)[number]
+/** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
+export type ConsumerKey = string
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, detail: string) {
@@ -138,7 +128,7 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       },
     },
     topics: Object.fromEntries(
-      CONSUMER_KEYS.map((k) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
-    ) as IngestConfig['topics'],
+      CONSUMERS.map(({ key: k }) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
+    ),
   }
 }

@@ -3,12 +3,6 @@ import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
-import { actionTrackedHandler } from '../application/handlers/action-tracked.handler.js'
-import { FUNNEL_STAGE_SPECS, funnelStageHandler } from '../application/handlers/funnel-stage.handler.js'
-import { leadCreatedHandler } from '../application/handlers/lead-created.handler.js'
-import { propertyObjectUpsertedHandler } from '../application/handlers/property-object-upserted.handler.js'
-import { sessionEndedHandler } from '../application/handlers/session-ended.handler.js'
-import { viewEndedHandler } from '../application/handlers/view-ended.handler.js'
 import { IngestService } from '../application/ingest-service.js'
 import type { Broker } from '../application/ports/broker.port.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
@@ -19,26 +13,14 @@ import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
-import { brokerFor } from './broker.factory.js'
+import { brokerFor, topicCatalogFor } from './broker.factory.js'
+import { consumersOf } from './consumers.js'
 import { storeFor, type StoreAdapters } from './store.factory.js'
-import { loadConfig, type ConsumerKey, type IngestConfig } from './config.js'
+import { loadConfig, type IngestConfig } from './config.js'
 import { TOKENS } from './tokens.js'
 
-const handlersOf = (config: IngestConfig): EventHandler[] => {
-  const { topics } = config
-  const handlers = [
-    propertyObjectUpsertedHandler(topics.PROPERTY_OBJECT_UPSERTED.topic, topics.PROPERTY_OBJECT_UPSERTED.group),
-    sessionEndedHandler(topics.SESSION_ENDED.topic, topics.SESSION_ENDED.group),
-    viewEndedHandler(topics.VIEW_ENDED.topic, topics.VIEW_ENDED.group),
-    actionTrackedHandler(topics.ACTION_TRACKED.topic, topics.ACTION_TRACKED.group),
-    ...FUNNEL_STAGE_SPECS.map((spec) => {
-      const o = topics[spec.name.replace('funnel-', '').toUpperCase().replace(/-/g, '_') as ConsumerKey]
-      return funnelStageHandler({ ...spec, topic: o.topic ?? spec.topic, groupId: o.group ?? spec.groupId })
-    }),
-  ]
-  if (config.funnelEnabled) handlers.push(leadCreatedHandler(topics.LEAD_CREATED.topic, topics.LEAD_CREATED.group))
-  return handlers
-}
+const handlersOf = (config: IngestConfig): EventHandler[] =>
+  consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId))
 
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
   const config = ctx.get<IngestConfig>(TOKENS.Config)
@@ -71,6 +53,7 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   c.bind(TOKENS.Metrics).toDynamicValue(() => new PromMetrics())
   c.bind(TOKENS.Tracer).toDynamicValue(() => new OtelTracer())
   c.bind(TOKENS.Broker).toDynamicValue((ctx) => brokerFor(config, ctx.get(TOKENS.Logger)))
+  c.bind(TOKENS.TopicCatalog).toDynamicValue((ctx) => topicCatalogFor(config, ctx.get(TOKENS.Broker)))
   c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
   let store: StoreAdapters | undefined
   const storeOf = (ctx: ResolutionContext): StoreAdapters => (store ??= storeFor(config, () => ctx.get(TOKENS.InMemoryTables)))
@@ -80,7 +63,7 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => storeOf(ctx).readModel)
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   c.bind(TOKENS.IngestService).toDynamicValue(
-    (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h))),
+    (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h)), ctx.get(TOKENS.TopicCatalog)),
   )
   c.bind(TOKENS.GetSessionMetrics).toDynamicValue((ctx) => getDeveloperSessionMetrics(ctx.get<ReadModel>(TOKENS.ReadModel)))
   c.bind(TOKENS.GetConversionFunnel).toDynamicValue((ctx) =>

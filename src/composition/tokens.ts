@@ -6,6 +6,7 @@ export const TOKENS = {
   Metrics: Symbol.for('dev-stats.Metrics'),
   Tracer: Symbol.for('dev-stats.Tracer'),
   Broker: Symbol.for('dev-stats.Broker'),
+  TopicCatalog: Symbol.for('dev-stats.TopicCatalog'),
   FactStore: Symbol.for('dev-stats.FactStore'),
   StoreProbe: Symbol.for('dev-stats.StoreProbe'),
   DimensionReader: Symbol.for('dev-stats.DimensionReader'),

@@ -1,5 +1,5 @@
-import confluent from '@confluentinc/kafka-javascript'
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
+import { confluentClient, type ConfluentModule } from './confluent-client.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import { brokerError } from './kafka-errors.js'
 import {
@@ -7,14 +7,12 @@ import {
 } from './kafka-options.js'
 import { topicMessagesOf } from './kafka-records.js'
 
-const { Kafka, logLevel } = confluent.KafkaJS
-
 // librdkafka's rebalance event codes (RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS / __REVOKE_PARTITIONS).
 const ASSIGN = -175
 const REVOKE = -174
 
 // The client's producer/consumer types are loose; we only use the KafkaJS-compatible surface.
-type ConfluentKafka = InstanceType<typeof Kafka>
+type ConfluentKafka = InstanceType<ConfluentModule['KafkaJS']['Kafka']>
 type ConfluentProducer = ReturnType<ConfluentKafka['producer']>
 
 /**
@@ -23,13 +21,18 @@ type ConfluentProducer = ReturnType<ConfluentKafka['producer']>
  * unassigned, and heartbeats from its own thread, so a long insert never costs the membership.
  */
 export class ConfluentBroker implements Broker {
-  private readonly kafka: ConfluentKafka
+  private client: ConfluentKafka | undefined
   private producerClient: Promise<ConfluentProducer> | undefined
 
-  constructor(private readonly options: KafkaOptions) {
-    this.kafka = new Kafka({
-      kafkaJS: { clientId: options.clientId, brokers: [...options.brokers], logLevel: logLevel.ERROR, connectionTimeout: 3000 },
+  constructor(private readonly options: KafkaOptions) {}
+
+  /** Created on first use: the optional native client is loaded only when this adapter really runs. */
+  private get kafka(): ConfluentKafka {
+    const { Kafka, logLevel } = confluentClient().KafkaJS
+    this.client ??= new Kafka({
+      kafkaJS: { clientId: this.options.clientId, brokers: [...this.options.brokers], logLevel: logLevel.ERROR, connectionTimeout: 3000 },
     })
+    return this.client
   }
 
   consumer(groupId: string): BrokerConsumer {

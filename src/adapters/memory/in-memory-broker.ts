@@ -1,4 +1,5 @@
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord } from '../../application/ports/broker.port.js'
+import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
 import { InMemoryConsumer } from './in-memory-consumer.js'
 import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
 
@@ -6,7 +7,7 @@ import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
  * A broker in memory: partitioned topics, consumer groups with committed offsets, rebalancing
  * between members and redelivery from the last commit after a member crashes.
  */
-export class InMemoryBroker implements Broker {
+export class InMemoryBroker implements Broker, TopicCatalog {
   readonly log = new InMemoryLog()
   /** Failure injection: the next N publishes are refused, as a broker without quorum would. */
   failNextPublishes = 0
@@ -15,6 +16,14 @@ export class InMemoryBroker implements Broker {
 
   createTopic(name: string, partitions: number): void {
     this.log.createTopic(name, partitions)
+  }
+
+  deleteTopic(name: string): void {
+    this.log.deleteTopic(name)
+  }
+
+  async missing(topics: readonly string[]): Promise<readonly string[]> {
+    return topics.filter((t) => !this.log.hasTopic(t))
   }
 
   consumer(groupId: string): BrokerConsumer & InMemoryConsumer {

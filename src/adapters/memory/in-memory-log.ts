@@ -20,6 +20,16 @@ export class InMemoryLog {
     if (!this.topics.has(name)) this.topics.set(name, Array.from({ length: partitions }, () => []))
   }
 
+  hasTopic(name: string): boolean {
+    return this.topics.has(name)
+  }
+
+  /** As an operator's `kafka-topics --delete`: records and committed offsets of the topic are gone. */
+  deleteTopic(name: string): void {
+    this.topics.delete(name)
+    for (const key of [...this.committed.keys()]) if (key.split('/').at(-2) === name) this.committed.delete(key)
+  }
+
   append(r: OutboundRecord): StoredRecord {
     if (!this.topics.has(r.topic)) this.createTopic(r.topic, 1)
     const partitions = this.topics.get(r.topic) as StoredRecord[][]

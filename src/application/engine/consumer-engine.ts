@@ -73,6 +73,10 @@ export class ConsumerEngine {
     return this.deps.handler
   }
 
+  get topics(): EngineTopics {
+    return this.deps.topics
+  }
+
   async start(): Promise<void> {
     const { consumer, topics, config } = this.deps
     await consumer.run([topics.source, topics.retry], {

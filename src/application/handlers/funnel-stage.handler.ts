@@ -4,6 +4,7 @@ import { funnelRow, type FunnelStage } from '../../domain/funnel.js'
 import type { FunnelCandidate } from '../../domain/lead-created.js'
 import type { EventHandler, Interpretation } from './event-handler.js'
 
+/** A funnel stage whose events carry PropertyObjectId directly (spec §2); the registry lists them. */
 export interface FunnelStageSpec {
   readonly name: string
   readonly stage: FunnelStage
@@ -11,16 +12,6 @@ export interface FunnelStageSpec {
   readonly groupId: string
   readonly keyField: string
 }
-
-/** The funnel stages whose events carry PropertyObjectId directly (spec §2). */
-export const FUNNEL_STAGE_SPECS: readonly FunnelStageSpec[] = [
-  { name: 'funnel-favorites', stage: 'Favorites', topic: 'pin.favorites.favorite-added.v1', groupId: 'dev-stats-funnel-favorites', keyField: 'FavoriteId' },
-  { name: 'funnel-selections', stage: 'Selections', topic: 'pin.selections.selection-item-added.v1', groupId: 'dev-stats-funnel-selections', keyField: 'SelectionItemId' },
-  { name: 'funnel-crm-booking', stage: 'Bookings', topic: 'pin.crm.booking-created.v1', groupId: 'dev-stats-funnel-crm-booking', keyField: 'BookingId' },
-  { name: 'funnel-crm-booking-paid', stage: 'BookingsPaid', topic: 'pin.crm.booking-paid.v1', groupId: 'dev-stats-funnel-crm-booking-paid', keyField: 'BookingId' },
-  { name: 'funnel-crm-deal', stage: 'Deals', topic: 'pin.crm.deal-created.v1', groupId: 'dev-stats-funnel-crm-deal', keyField: 'DealId' },
-  { name: 'funnel-crm-deal-completed', stage: 'DealsCompleted', topic: 'pin.crm.deal-completed.v1', groupId: 'dev-stats-funnel-crm-deal-completed', keyField: 'DealId' },
-]
 
 /** decode → resolve the property object → enrich → a partial funnel_daily row of one stage. */
 export const funnelStageHandler = (spec: FunnelStageSpec): EventHandler => {

@@ -1,0 +1,26 @@
+import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
+import { confluentClient } from './confluent-client.js'
+import { brokerError } from './kafka-errors.js'
+import type { KafkaOptions } from './kafka-options.js'
+
+/** Topic look-ups through librdkafka's admin client (the same client the consumers will use). */
+export class ConfluentTopicCatalog implements TopicCatalog {
+  constructor(private readonly options: Pick<KafkaOptions, 'brokers' | 'clientId'>) {}
+
+  async missing(topics: readonly string[]): Promise<readonly string[]> {
+    const { Kafka, logLevel } = confluentClient().KafkaJS
+    const kafka = new Kafka({
+      kafkaJS: { clientId: this.options.clientId, brokers: [...this.options.brokers], logLevel: logLevel.NOTHING, connectionTimeout: 3000 },
+    })
+    const admin = kafka.admin()
+    try {
+      await admin.connect()
+      const existing = new Set(await admin.listTopics({ timeout: 10_000 }))
+      return topics.filter((t) => !existing.has(t))
+    } catch (e) {
+      throw brokerError('list topics', e)
+    } finally {
+      await admin.disconnect().catch(() => undefined)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import kafkajs from 'kafkajs'
+import type { TopicToProvision } from '../../application/consumers/consumer-topics.js'
+import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
+import { brokerError } from './kafka-errors.js'
+import type { KafkaOptions } from './kafka-options.js'
+
+const { Kafka, logLevel } = kafkajs
+type Admin = ReturnType<InstanceType<typeof Kafka>['admin']>
+
+export interface ProvisionReport {
+  readonly created: readonly string[]
+  readonly existing: readonly string[]
+}
+
+/** Topic look-ups and provisioning through the kafkajs admin client: one short connection per call. */
+export class KafkaJsTopicCatalog implements TopicCatalog {
+  constructor(private readonly options: Pick<KafkaOptions, 'brokers' | 'clientId'>) {}
+
+  async missing(topics: readonly string[]): Promise<readonly string[]> {
+    const existing = await this.withAdmin('list topics', async (admin) => new Set(await admin.listTopics()))
+    return topics.filter((t) => !existing.has(t))
+  }
+
+  /** Creates what is missing (replication factor 1 per broker, capped at 3); never deletes or alters. */
+  async provision(topics: readonly TopicToProvision[]): Promise<ProvisionReport> {
+    return this.withAdmin('create topics', async (admin) => {
+      const present = new Set(await admin.listTopics())
+      const toCreate = topics.filter((t) => !present.has(t.name))
+      if (toCreate.length > 0) {
+        const { brokers } = await admin.describeCluster()
+        const replicationFactor = Math.min(3, brokers.length)
+        await admin.createTopics({
+          topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor })),
+          waitForLeaders: true,
+          timeout: 30_000,
+        })
+      }
+      // The first group-coordinator look-up makes the broker create __consumer_offsets: done here,
+      // it spares the first consumer a COORDINATOR_NOT_AVAILABLE retry round.
+      await admin.describeGroups(['dev-stats-warmup']).catch(() => undefined)
+      return { created: toCreate.map((t) => t.name), existing: topics.filter((t) => present.has(t.name)).map((t) => t.name) }
+    })
+  }
+
+  private async withAdmin<T>(what: string, f: (admin: Admin) => Promise<T>): Promise<T> {
+    const kafka = new Kafka({
+      clientId: this.options.clientId,
+      brokers: [...this.options.brokers],
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 3000,
+      retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
+    })
+    const admin = kafka.admin()
+    try {
+      await admin.connect()
+      return await f(admin)
+    } catch (e) {
+      throw brokerError(what, e)
+    } finally {
+      await admin.disconnect().catch(() => undefined)
+    }
+  }
+}
