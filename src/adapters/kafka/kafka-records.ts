@@ -6,6 +6,8 @@ export interface DriverMessage {
   readonly key: Buffer | null
   readonly value: Buffer | null
   readonly headers?: Readonly<Record<string, unknown>>
+  /** Epoch ms as a decimal string (CreateTime or LogAppendTime, per the topic's setting). */
+  readonly timestamp?: string
 }
 
 /** A message as both KafkaJS-style producers accept it. */
@@ -42,7 +44,13 @@ export const toBrokerRecord = (topic: string, partition: number, m: DriverMessag
   key: bytes(m.key),
   value: bytes(m.value),
   headers: headersOf(m.headers),
+  ...timestampOf(m.timestamp),
 })
+
+const timestampOf = (raw: string | undefined): { timestamp?: number } => {
+  const ms = Number(raw)
+  return raw !== undefined && Number.isFinite(ms) && ms > 0 ? { timestamp: ms } : {}
+}
 
 const buffer = (u: Uint8Array | null): Buffer | null => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength))
 

@@ -79,7 +79,7 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
         if (records.length === 0) continue
         delivered += records.length
         await this.callbacks?.onBatch(
-          records.map((r) => ({ topic: tp.topic, partition: tp.partition, offset: String(r.offset), key: r.key, value: r.value, headers: r.headers })),
+          records.map((r) => ({ topic: tp.topic, partition: tp.partition, offset: String(r.offset), key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp })),
         )
         if (this.positions.get(keyOf(tp)) === from) this.positions.set(keyOf(tp), from + records.length)
       }

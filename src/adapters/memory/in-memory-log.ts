@@ -3,6 +3,7 @@ import type { OffsetCommit, OutboundRecord, TopicPartition } from '../../applica
 export interface StoredRecord extends OutboundRecord {
   readonly partition: number
   readonly offset: number
+  readonly timestamp: number
 }
 
 export interface GroupMember {
@@ -35,7 +36,7 @@ export class InMemoryLog {
     const partitions = this.topics.get(r.topic) as StoredRecord[][]
     const partition = r.key ? hash(r.key) % partitions.length : Math.floor(Math.random() * partitions.length)
     const log = partitions[partition] as StoredRecord[]
-    const stored = { ...r, partition, offset: log.length }
+    const stored = { ...r, partition, offset: log.length, timestamp: Date.now() }
     log.push(stored)
     return stored
   }
@@ -46,6 +47,11 @@ export class InMemoryLog {
 
   all(topic: string): readonly StoredRecord[] {
     return (this.topics.get(topic) ?? []).flat()
+  }
+
+  /** The next offset of each partition of a topic (empty for an unknown topic). */
+  endOffsets(topic: string): number[] {
+    return (this.topics.get(topic) ?? []).map((log) => log.length)
   }
 
   committedOffset(groupId: string, tp: TopicPartition): number {

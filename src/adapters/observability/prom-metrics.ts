@@ -12,6 +12,7 @@ const SIZE_BUCKETS = [1, 10, 50, 100, 250, 500, 1000]
 export class PromMetrics implements IngestMetrics {
   private readonly ingested = new Map<FactTable, Counter<'consumer'>>()
   private readonly lag: Histogram<'consumer'>
+  private readonly arrival: Histogram<'consumer'>
   private readonly size: Histogram<'consumer'>
   private readonly insertSeconds: Histogram<'consumer'>
   private readonly dlq: Counter<'consumer' | 'reason'>
@@ -28,6 +29,7 @@ export class PromMetrics implements IngestMetrics {
     const histogram = (name: string, help: string, buckets: number[]) =>
       new Histogram<'consumer'>({ name, help, labelNames: ['consumer'], buckets, registers: [registry] })
     this.lag = histogram('dev_stats_ingest_lag_seconds', 'EventTime to IngestionTime', LAG_BUCKETS)
+    this.arrival = histogram('dev_stats_arrival_lag_seconds', 'Kafka record timestamp to rows inserted and side records published', LAG_BUCKETS)
     this.size = histogram('dev_stats_ingest_batch_size', 'Rows per flushed batch', SIZE_BUCKETS)
     this.insertSeconds = histogram('dev_stats_insert_duration_seconds', 'Duration of one insert', [0.01, 0.05, 0.1, 0.5, 1, 5])
     this.dlq = counter('dev_stats_dlq_total', 'Records dead-lettered, by reason', ['consumer', 'reason'])
@@ -49,6 +51,9 @@ export class PromMetrics implements IngestMetrics {
   }
   ingestLag(consumer: string, seconds: number): void {
     this.lag.observe({ consumer }, seconds)
+  }
+  arrivalLag(consumer: string, seconds: number): void {
+    this.arrival.observe({ consumer }, seconds)
   }
   batchSize(consumer: string, rows: number): void {
     this.size.observe({ consumer }, rows)

@@ -16,6 +16,7 @@ import { retriable } from '../ports/retriable.js'
 import type { Tracer } from '../ports/tracer.port.js'
 import { backoffDelay } from './backoff.js'
 import type { EngineConfig, EngineTopics } from './engine-config.js'
+import { arrivalLagsOf } from './arrival-lag.js'
 import { EngineStats } from './engine-stats.js'
 import { OffsetTracker } from './offset-tracker.js'
 import { PendingBatch } from './pending-batch.js'
@@ -274,6 +275,7 @@ export class ConsumerEngine {
     }
     metrics.batchSize(handler.name, batch.rows.length)
     if (batch.outbound.length > 0) await this.untilDone('publish', () => producer.publish(batch.outbound))
+    for (const s of arrivalLagsOf(batch.settled, this.deps.topics.source, clock.now())) metrics.arrivalLag(handler.name, s)
     for (const r of batch.settled) this.tracker.done(r)
     const commits = this.tracker.committable()
     if (commits.length === 0) return

@@ -6,6 +6,8 @@ export interface BrokerRecord {
   readonly key: Uint8Array | null
   readonly value: Uint8Array | null
   readonly headers: Readonly<Record<string, string>>
+  /** Epoch ms the broker stamped on the record (its arrival in Kafka), when the client reports one. */
+  readonly timestamp?: number
 }
 
 export interface TopicPartition {

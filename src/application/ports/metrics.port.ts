@@ -4,6 +4,8 @@ import type { FactTable } from '../../domain/fact-row.js'
 export interface IngestMetrics {
   rowsIngested(consumer: string, table: FactTable, count: number): void
   ingestLag(consumer: string, seconds: number): void
+  /** Kafka record timestamp → effects durable, per source record (the lag alert's measure). */
+  arrivalLag(consumer: string, seconds: number): void
   batchSize(consumer: string, rows: number): void
   insertDuration(consumer: string, seconds: number): void
   deadLettered(consumer: string, reason: string): void

@@ -1,0 +1,11 @@
+import type { Instant } from '../../domain/instant.js'
+import type { BrokerRecord } from '../ports/broker.port.js'
+
+/**
+ * Seconds from each source record's arrival in Kafka (its broker timestamp) to `now`, when its
+ * effects became durable. Unlike the EventTime lag, a long session does not inflate it. Parked
+ * copies from the retry topic are left out: their timestamp is when they were parked, and their
+ * deliberate delay is what the dimension-gap alert watches.
+ */
+export const arrivalLagsOf = (settled: readonly BrokerRecord[], sourceTopic: string, now: Instant): number[] =>
+  settled.flatMap((r) => (r.topic === sourceTopic && r.timestamp !== undefined ? [Math.max(0, (now - r.timestamp) / 1000)] : []))
