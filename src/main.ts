@@ -8,6 +8,7 @@ import { ConfluentClientMissing } from './adapters/kafka/confluent-client.js'
 import { requireBrokerClient } from './composition/broker.factory.js'
 import { ConfigError, loadConfig, type IngestConfig } from './composition/config.js'
 import { createContainer } from './composition/container.js'
+import { startOps } from './composition/ops.js'
 import { TOKENS } from './composition/tokens.js'
 
 const closeable = (b: Broker): b is Broker & { close(): Promise<void> } => typeof (b as { close?: unknown }).close === 'function'
@@ -32,12 +33,14 @@ const main = async (): Promise<void> => {
   const broker = container.get<Broker>(TOKENS.Broker)
   const service = container.get<IngestService>(TOKENS.IngestService)
 
+  let ops: Awaited<ReturnType<typeof startOps>>
   let stopping: Promise<void> | undefined
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal }, 'stopping: finishing the in-flight batches')
       await service.stop()
       if (closeable(broker)) await broker.close()
+      await ops?.close()
       logger.info({}, 'stopped')
     })()
     void stopping.then(() => process.exit(0), (e: unknown) => {
@@ -53,6 +56,12 @@ const main = async (): Promise<void> => {
     await container.get<() => Promise<void>>(TOKENS.StoreProbe)()
   } catch (e) {
     process.stderr.write(`dev-stats ingest: cannot reach ${storeAt}: ${String((e as Error).message ?? e)}\n`)
+    process.exit(1)
+  }
+  try {
+    ops = await startOps(container)
+  } catch (e) {
+    process.stderr.write(`dev-stats ingest: cannot serve HTTP on ${config.http.host}:${config.http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}\n`)
     process.exit(1)
   }
   try {

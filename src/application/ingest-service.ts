@@ -4,6 +4,8 @@ import type { StageFreshness } from './read/stage-freshness.js'
 
 /** Runs every enabled consumer engine of the host; one engine per consumer group. */
 export class IngestService {
+  private readonly joined = new Map<string, number>()
+
   constructor(
     readonly engines: readonly ConsumerEngine[],
     private readonly catalog?: TopicCatalog,
@@ -12,10 +14,14 @@ export class IngestService {
   /** Fails with MissingTopicsError naming every absent topic before any engine joins its group. */
   async start(): Promise<void> {
     await this.checkTopics()
-    for (const engine of this.engines) await engine.start()
+    for (const engine of this.engines) {
+      await engine.start()
+      this.joined.set(engine.name, Date.now())
+    }
   }
 
   async stop(): Promise<void> {
+    this.joined.clear()
     await Promise.all(this.engines.map((e) => e.stop()))
   }
 
@@ -24,6 +30,11 @@ export class IngestService {
     const needed = [...new Set(this.engines.flatMap(({ topics: t }) => [t.source, t.deadLetter, t.retry]))]
     const missing = await this.catalog.missing(needed)
     if (missing.length > 0) throw new MissingTopicsError(missing)
+  }
+
+  /** Epoch ms the engine's consumer joined its group (its start resolved); undefined otherwise. */
+  joinedAt(name: string): number | undefined {
+    return this.joined.get(name)
   }
 
   engine(name: string): ConsumerEngine | undefined {

@@ -18,6 +18,8 @@ export interface IngestConfig {
   readonly engine: EngineConfig
   /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */
   readonly topics: ConsumerOverrides
+  /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
+  readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number; readonly lagIntervalMs: number }
 }
 
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
@@ -94,6 +96,21 @@ const identifier = (env: Env, name: string, fallback: string): string => {
   return raw
 }
 
+/** A TCP port; 0 turns the listener off. */
+const port = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = /^\d{1,5}$/.test(raw.trim()) ? Number(raw) : Number.NaN
+  if (!(n >= 0 && n <= 65535)) throw new ConfigError(name, `must be a port 1-65535 or 0 (off), got "${raw}"`)
+  return n
+}
+
+const host = (env: Env, name: string, fallback: string): string => {
+  const raw = env[name] || fallback
+  if (!/^[A-Za-z0-9.\-:]{1,253}$/.test(raw)) throw new ConfigError(name, `must be a host name or IP address, got "${raw}"`)
+  return raw
+}
+
 export const loadConfig = (env: Env = process.env): IngestConfig => {
   const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
   const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
@@ -130,5 +147,11 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
     topics: Object.fromEntries(
       CONSUMERS.map(({ key: k }) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
     ),
+    http: {
+      host: host(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
+      port: port(env, 'DEV_STATS_HTTP_PORT', 9464),
+      readyMaxRetrySeconds: int(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
+      lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
+    },
   }
 }

@@ -6,15 +6,17 @@ import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-
 import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
+import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import type { IngestConfig } from './config.js'
 
-const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({ ...a, probe: async () => void (await a.session.dialect()) })
+// A round trip every time (the session caches its connection): also the readiness check's ping.
+const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({ ...a, probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)) })
 
 export interface StoreAdapters {
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
-  /** Connects once (and checks the server's version): a start-up check with a clear error. */
+  /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
 }
 

@@ -1,6 +1,7 @@
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
 import { confluentClient, type ConfluentModule } from './confluent-client.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
+import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
@@ -54,6 +55,11 @@ export class ConfluentBroker implements Broker {
         }
       },
     }
+  }
+
+  /** A new admin client with the broker's connection settings (the consumer-lag reader's). */
+  admin(): LagAdmin {
+    return this.kafka.admin()
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import type { Consumer, Kafka as KafkaClient, LogEntry, Producer } from 'kafkajs
 import type { Logger } from '../../application/ports/logger.port.js'
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
+import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
@@ -64,6 +65,11 @@ export class KafkaJsBroker implements Broker {
         }
       },
     }
+  }
+
+  /** A new admin client with the broker's connection settings (the consumer-lag reader's). */
+  admin(): LagAdmin {
+    return this.kafka.admin()
   }
 
   /** Disconnects the shared producer (consumers disconnect in their own `stop`). */

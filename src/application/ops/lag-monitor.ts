@@ -1,0 +1,57 @@
+import type { ConsumerLagReader, PartitionLag } from '../ports/consumer-lag.port.js'
+import type { Logger } from '../ports/logger.port.js'
+
+export interface LaggingConsumer {
+  readonly name: string
+  readonly groupId: string
+  readonly topics: readonly string[]
+}
+
+/**
+ * Refreshes every consumer's per-partition lag from the broker every `intervalMs`. A failed read
+ * keeps the previous figures (a warning says so): stale lag is better than none for the alert
+ * "not committing while it has lag".
+ */
+export class LagMonitor {
+  private readonly latest = new Map<string, readonly PartitionLag[]>()
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+
+  constructor(
+    private readonly reader: ConsumerLagReader,
+    private readonly consumers: readonly LaggingConsumer[],
+    private readonly logger: Logger,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    void this.refresh()
+    this.timer = setInterval(() => void this.refresh(), this.intervalMs)
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    await this.running
+    await this.reader.close().catch(() => undefined)
+  }
+
+  lagOf(consumer: string): readonly PartitionLag[] {
+    return this.latest.get(consumer) ?? []
+  }
+
+  /** One pass over every consumer; a pass still running is joined, not doubled. */
+  refresh(): Promise<void> {
+    this.running ??= this.readAll().finally(() => (this.running = undefined))
+    return this.running
+  }
+
+  private async readAll(): Promise<void> {
+    for (const c of this.consumers) {
+      try {
+        this.latest.set(c.name, await this.reader.lagOf(c.groupId, c.topics))
+      } catch (e) {
+        this.logger.warn({ consumer: c.name, err: String(e) }, 'consumer lag not refreshed')
+      }
+    }
+  }
+}
