@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
+import type { IngestService } from '../../../src/application/ingest-service.js'
+import { ConfigError, loadConfig } from '../../../src/composition/config.js'
+import { createContainer } from '../../../src/composition/container.js'
+import { startOps } from '../../../src/composition/ops.js'
+import { TOKENS } from '../../../src/composition/tokens.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { freePort, until } from '../../support/http.js'
+
+describe('ops HTTP endpoints of the composed service (in-memory broker and store, real HTTP)', () => {
+  const cleanup: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c()
+  })
+
+  it('serves liveness, readiness after every consumer joined, and the metrics with lag and progress', async () => {
+    const port = await freePort()
+    const config = loadConfig({ DEV_STATS_HTTP_PORT: String(port), DEV_STATS_HTTP_HOST: '127.0.0.1', DEV_STATS_LAG_INTERVAL_MS: '50', DEV_STATS_FLUSH_INTERVAL_MS: '20', DEV_STATS_LOG_LEVEL: 'silent' })
+    const container = createContainer(config)
+    const service = container.get<IngestService>(TOKENS.IngestService)
+    const ops = await startOps(container)
+    cleanup.push(async () => ops?.close())
+    const url = `http://127.0.0.1:${port}`
+
+    expect((await fetch(`${url}/health/live`)).status).toBe(200)
+    const before = await fetch(`${url}/health/ready`)
+    expect(before.status).toBe(503)
+    expect((await before.json()).reasons).toContain('session-ended: has not joined its consumer group')
+
+    await service.start()
+    cleanup.push(() => service.stop())
+    expect(await (await fetch(`${url}/health/ready`)).json()).toEqual({ status: 'ready', reasons: [] })
+
+    const broker = container.get<InMemoryBroker>(TOKENS.Broker)
+    const sessions = service.engine('session-ended')
+    if (!sessions) throw new Error('no session-ended engine')
+    await broker.producer().publish(Array.from({ length: 4 }, () => binaryRecord(sessions.handler.topic, sessionEndedPayload())))
+    const metrics = async () => (await fetch(`${url}/metrics`)).text()
+    await until('4 rows ingested and lag 0', async () => {
+      const text = await metrics()
+      return text.includes('dev_stats_session_facts_ingested_total{consumer="session-ended"} 4')
+        && text.includes(`dev_stats_consumer_lag_records{consumer="session-ended",topic="${sessions.handler.topic}",partition="0"} 0`)
+    })
+    const text = await metrics()
+    expect(text).toMatch(/^dev_stats_seconds_since_last_commit\{consumer="session-ended"\} \d/m)
+    expect(text).toMatch(/^dev_stats_arrival_lag_seconds_count\{consumer="session-ended"\} 4$/m)
+    expect(text).toMatch(/^dev_stats_parked_in_memory\{consumer="session-ended"\} 0$/m)
+    expect(text).toMatch(/^dev_stats_retrying_seconds\{consumer="session-ended"\} 0$/m)
+    expect(text).toMatch(/^dev_stats_consumer_joined\{consumer="session-ended"\} 1$/m)
+    expect((await fetch(`${url}/nowhere`)).status).toBe(404)
+  })
+
+  it('is off with DEV_STATS_HTTP_PORT=0 and rejects an invalid port naming the setting', async () => {
+    expect(await startOps(createContainer(loadConfig({ DEV_STATS_HTTP_PORT: '0', DEV_STATS_LOG_LEVEL: 'silent' })))).toBeUndefined()
+    expect(loadConfig({}).http).toEqual({ host: '0.0.0.0', port: 9464, readyMaxRetrySeconds: 120, lagIntervalMs: 15_000 })
+    for (const [setting, value] of [['DEV_STATS_HTTP_PORT', '70000'], ['DEV_STATS_HTTP_PORT', 'x'], ['DEV_STATS_READY_MAX_RETRY_SECONDS', '0'], ['DEV_STATS_HTTP_HOST', 'a b']]) {
+      expect(() => loadConfig({ [setting as string]: value })).toThrow(ConfigError)
+      expect(() => loadConfig({ [setting as string]: value })).toThrow(setting)
+    }
+  })
+})
