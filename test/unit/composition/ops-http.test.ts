@@ -26,7 +26,7 @@ describe('ops HTTP endpoints of the composed service (in-memory broker and store
     expect((await fetch(`${url}/health/live`)).status).toBe(200)
     const before = await fetch(`${url}/health/ready`)
     expect(before.status).toBe(503)
-    expect((await before.json()).reasons).toContain('session-ended: has not joined its consumer group')
+    expect(((await before.json()) as { reasons: string[] }).reasons).toContain('session-ended: has not joined its consumer group')
 
     await service.start()
     cleanup.push(() => service.stop())
