@@ -133,6 +133,21 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       expect(m.received[0]).toMatchObject({ key: null, value: null, headers: { a: 'b' } })
     })
 
+    it('every record carries its arrival in the log as an epoch-ms timestamp', async () => {
+      sut = await make()
+      const t = await topic('timestamp', 1)
+      const before = Date.now()
+      await sut.broker.producer().publish([record(t, 0), record(t, 1)])
+      const after = Date.now()
+      const m = member(unique('g'))
+      await m.run([t])
+      await eventually(() => m.received.length >= 2)
+      for (const r of m.received) {
+        expect(r.timestamp).toBeGreaterThanOrEqual(before - 1000)
+        expect(r.timestamp).toBeLessThanOrEqual(after + 1000)
+      }
+    })
+
     it('commit: a new member of the group resumes right after the committed offset', async () => {
       sut = await make()
       const t = await topic('commit', 1)

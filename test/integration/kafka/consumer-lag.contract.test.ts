@@ -1,0 +1,10 @@
+import { AdminLagReader } from '../../../src/adapters/kafka/admin-lag-reader.js'
+import { consumerLagContract } from '../../contract/consumer-lag.contract.js'
+import { createTopic, KAFKA_ADAPTERS, kafkaBroker } from '../../support/kafka.js'
+
+for (const adapter of KAFKA_ADAPTERS) {
+  consumerLagContract(`${adapter} admin on a real broker`, () => {
+    const broker = kafkaBroker(adapter)
+    return { broker, reader: new AdminLagReader(() => broker.admin()), createTopic, dispose: () => broker.close() }
+  })
+}
