@@ -1,4 +1,3 @@
-import { defaultTopics } from '../engine/engine-config.js'
 import type { EngineFailure } from '../engine/engine-stats.js'
 import type { IngestService } from '../ingest-service.js'
 import type { LaggingConsumer } from './lag-monitor.js'
@@ -26,10 +25,7 @@ export const consumerHealthOf = (service: IngestService): ConsumerHealth[] =>
 
 /** The topics whose lag matters: the source and the group's retry topic. */
 export const laggingConsumersOf = (service: IngestService): LaggingConsumer[] =>
-  service.engines.map((e) => {
-    const topics = defaultTopics(e.handler.topic, e.handler.groupId)
-    return { name: e.name, groupId: e.handler.groupId, topics: [topics.source, topics.retry] }
-  })
+  service.engines.map((e) => ({ name: e.name, groupId: e.handler.groupId, topics: [e.topics.source, e.topics.retry] }))
 
 /** Seconds since the last commit, counted from the join while it never committed. */
 export const secondsSinceCommit = (c: ConsumerHealth, now: number): number | undefined => {
