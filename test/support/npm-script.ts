@@ -1,0 +1,54 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const repo = fileURLToPath(new URL('../..', import.meta.url))
+
+/** `npm run <script>` as a user types it, in the repository, with `env` on top of ours; its output and exit. */
+export const npmRun = (args: readonly string[], env: Record<string, string>, timeoutMs = 120_000) => {
+  const r = spawnSync('npm', ['run', '--silent', ...args], { cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8', timeout: timeoutMs })
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}` }
+}
+
+/** `npm start` as a child process (own process group), its output collected as it comes. */
+export class NpmStart {
+  output = ''
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  private readonly child: ChildProcess
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn('npm', ['start', '--silent'], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    this.child.stdout?.on('data', (d: Buffer) => void (this.output += d.toString()))
+    this.child.stderr?.on('data', (d: Buffer) => void (this.output += d.toString()))
+    this.exited = new Promise((r) => this.child.once('exit', (code, signal) => r({ code, signal })))
+  }
+
+  /** The first JSON log line whose msg matches, parsed. */
+  logLine(msg: RegExp): Record<string, unknown> | undefined {
+    for (const line of this.output.split('\n')) {
+      if (!line.startsWith('{')) continue
+      const entry = JSON.parse(line) as Record<string, unknown>
+      if (msg.test(String(entry['msg']))) return entry
+    }
+    return undefined
+  }
+
+  /** SIGTERM to npm (it passes it on), then SIGKILL to the whole group if it has not exited in time. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return
+    this.child.kill('SIGTERM')
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(this.child.pid as number), 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }, timeoutMs)
+    await this.exited
+    clearTimeout(timer)
+  }
+}
