@@ -24,7 +24,8 @@ export class NpmStart {
     })
     this.child.stdout?.on('data', (d: Buffer) => void (this.output += d.toString()))
     this.child.stderr?.on('data', (d: Buffer) => void (this.output += d.toString()))
-    this.exited = new Promise((r) => this.child.once('exit', (code, signal) => r({ code, signal })))
+    // 'close': npm and every process that inherited its output (the service itself) are gone
+    this.exited = new Promise((r) => this.child.once('close', (code, signal) => r({ code, signal })))
   }
 
   /** The first JSON log line whose msg matches, parsed. */
@@ -37,13 +38,17 @@ export class NpmStart {
     return undefined
   }
 
-  /** SIGTERM to npm (it passes it on), then SIGKILL to the whole group if it has not exited in time. */
+  /**
+   * SIGTERM to the process group, as Ctrl-C, systemd or a container runtime deliver it: npm's
+   * `sh -c` does not pass a signal on to the service. SIGKILL to the group if it is not gone in time.
+   */
   async stop(timeoutMs = 30_000): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return
-    this.child.kill('SIGTERM')
+    const group = -(this.child.pid as number)
+    process.kill(group, 'SIGTERM')
     const timer = setTimeout(() => {
       try {
-        process.kill(-(this.child.pid as number), 'SIGKILL')
+        process.kill(group, 'SIGKILL')
       } catch {
         // already gone
       }

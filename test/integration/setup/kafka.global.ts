@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // Owned by the Kafka work: fetches Apache Kafka, starts the local broker and creates the topics of
-// scripts/kafka-topics.txt. Fails loudly (with the script's output) rather than skipping suites.
+// the consumer registry (npm run topics). Fails loudly (with the script's output) rather than skipping suites.
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const script = resolve(repo, 'scripts/kafka-broker.sh')
 
