@@ -1,7 +1,10 @@
 import kafkajs from 'kafkajs'
 import type { Consumer, Kafka as KafkaClient, LogEntry, Producer } from 'kafkajs'
 import type { Logger } from '../../application/ports/logger.port.js'
-import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, TopicPartition } from '../../application/ports/broker.port.js'
+import type {
+  Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
+} from '../../application/ports/broker.port.js'
+import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
@@ -70,6 +73,14 @@ export class KafkaJsBroker implements Broker {
   /** A new admin client with the broker's connection settings (the consumer-lag reader's). */
   admin(): LagAdmin {
     return this.kafka.admin()
+  }
+
+  partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    return partitionOffsetsVia(this.admin(), topic)
+  }
+
+  committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
+    return committedOffsetsVia(this.admin(), groupId, topic)
   }
 
   /** Disconnects the shared producer (consumers disconnect in their own `stop`). */

@@ -1,4 +1,4 @@
-import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord } from '../../application/ports/broker.port.js'
+import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets } from '../../application/ports/broker.port.js'
 import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
 import { InMemoryConsumer } from './in-memory-consumer.js'
 import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
@@ -40,6 +40,17 @@ export class InMemoryBroker implements Broker, TopicCatalog {
         for (const r of records) this.log.append(r)
       },
     }
+  }
+
+  async partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    return this.log.endOffsets(topic).map((size, partition) => ({ partition, low: '0', high: String(size) }))
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
+    const partitions = this.log.endOffsets(topic).map((_, partition) => ({ topic, partition }))
+    return new Map(
+      partitions.filter((tp) => this.log.hasCommitted(groupId, tp)).map((tp) => [tp.partition, String(this.log.committedOffset(groupId, tp))]),
+    )
   }
 
   /** Every record of a topic, over all partitions (for asserting dead letters and parked copies). */

@@ -54,6 +54,10 @@ export class InMemoryLog {
     return (this.topics.get(topic) ?? []).map((log) => log.length)
   }
 
+  hasCommitted(groupId: string, tp: TopicPartition): boolean {
+    return this.committed.has(`${groupId}/${tp.topic}/${tp.partition}`)
+  }
+
   committedOffset(groupId: string, tp: TopicPartition): number {
     return this.committed.get(`${groupId}/${tp.topic}/${tp.partition}`) ?? 0
   }

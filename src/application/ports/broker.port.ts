@@ -54,7 +54,18 @@ export interface BrokerProducer {
   publish(records: readonly OutboundRecord[]): Promise<void>
 }
 
+/** A partition's earliest offset still held (`low`) and the offset the next record gets (`high`). */
+export interface PartitionOffsets {
+  readonly partition: number
+  readonly low: string
+  readonly high: string
+}
+
 export interface Broker {
   consumer(groupId: string): BrokerConsumer
   producer(): BrokerProducer
+  /** Every partition of `topic` with its low and high offsets (e.g. to read a topic to its end). */
+  partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]>
+  /** The offsets `groupId` committed on `topic`, by partition; a partition without a commit is absent. */
+  committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>>
 }
