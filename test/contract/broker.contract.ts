@@ -218,6 +218,25 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       expect(new Set([...a.values(), ...b.values()]).size).toBe(80)
     })
 
+    it('partition offsets and a group\'s committed offsets (what the dead-letter tool reads)', async () => {
+      sut = await make()
+      const t = await topic('offsets', 2)
+      await sut.broker.producer().publish(Array.from({ length: 10 }, (_, i) => record(t, i, `k-${i}`)))
+      const offsets = await sut.broker.partitionOffsets(t)
+      expect(offsets.map((o) => [o.partition, o.low])).toEqual([[0, '0'], [1, '0']])
+      expect(offsets.reduce((n, o) => n + Number(o.high), 0)).toBe(10)
+      const g = unique('g')
+      expect(await sut.broker.committedOffsets(g, t)).toEqual(new Map())
+      const m = member(g, true)
+      await m.run([t])
+      await eventually(() => m.received.length >= 10, 30_000, '10 records')
+      const expected = new Map(offsets.filter((o) => o.high !== '0').map((o) => [o.partition, o.high]))
+      const deadline = Date.now() + 15_000
+      const same = (m: ReadonlyMap<number, string>) => m.size === expected.size && [...expected].every(([p, o]) => m.get(p) === o)
+      while (Date.now() < deadline && !same(await sut.broker.committedOffsets(g, t))) await sleep(100)
+      expect(await sut.broker.committedOffsets(g, t)).toEqual(expected)
+    })
+
     it('pause stops delivery of every assigned partition; resume restarts it', async () => {
       sut = await make()
       const t = await topic('pause', 2)
