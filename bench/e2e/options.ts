@@ -1,0 +1,49 @@
+/** Command line of `npm run bench:e2e`. */
+export interface BenchOptions {
+  /** Backlog size produced once before the consumers start (default 200,000). */
+  readonly records: number
+  /** Steady mode: records/s produced while each consumer runs (0 = backlog mode). */
+  readonly steady: number
+  /** Steady mode: how long each consumer is fed. */
+  readonly seconds: number
+  /** Which consumers to run: engine, kafkajs, confluent. */
+  readonly only: readonly Contender[]
+  /** An extra line per client with this DEV_STATS_BATCH_MAX_ROWS (0 = none). */
+  readonly bigBatch: number
+  /** Write a V8 CPU profile of each service child into this directory. */
+  readonly profileDir: string | undefined
+}
+
+export type Contender = 'engine' | 'kafkajs' | 'confluent'
+const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
+
+const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
+                              [--big-batch ROWS] [--profile DIR]`
+
+export const parseOptions = (argv: readonly string[]): BenchOptions => {
+  const flags = new Map<string, string>()
+  for (let i = 0; i < argv.length; i += 2) {
+    const [name, value] = [argv[i], argv[i + 1]]
+    if (!name?.startsWith('--') || value === undefined) throw new Error(USAGE)
+    flags.set(name.slice(2), value)
+  }
+  const num = (name: string, fallback: number): number => {
+    const raw = flags.get(name)
+    if (raw === undefined) return fallback
+    const n = Number(raw.replace(/_/g, ''))
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer\n${USAGE}`)
+    return n
+  }
+  const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
+  if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile'])
+  for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
+  return {
+    records: num('records', 200_000),
+    steady: num('steady', 0),
+    seconds: num('seconds', 20),
+    only,
+    bigBatch: num('big-batch', 0),
+    profileDir: flags.get('profile'),
+  }
+}
