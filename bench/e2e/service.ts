@@ -35,7 +35,8 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   await migrate(session)
   await session.close()
   await createTopics([{ name: `${spec.topic}.dlq`, partitions: 1 }, { name: `${spec.group}.retry`, partitions: 1 }])
-  const profile = spec.profileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.profileDir, '--cpu-prof-name', `${spec.client}-${Date.now()}.cpuprofile`] : []
+  // One file per thread (tsx's loader runs in its own): the busiest one is the service.
+  const profile = spec.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${spec.profileDir}/${spec.client}`] : []
   const startedAt = performance.now()
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     cwd: repo,
