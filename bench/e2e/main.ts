@@ -40,7 +40,10 @@ const runners = (o: BenchOptions): Runner[] => {
     start: async (topic, suffix) => {
       const db = `bench_${runId}_${suffix}`
       databases.push(db)
-      return startService({ client, db, topic, group: `bench-${runId}-${suffix}`, extraEnv, profileDir: o.profileDir })
+      const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
+      const run = await startService({ client, db, topic, group: `bench-${runId}-${suffix}`, extraEnv, profileDir: o.profileDir, logFile })
+      topics.push(...run.createdTopics)
+      return run
     },
   })
   const wanted = (c: Contender) => o.only.includes(c)

@@ -12,13 +12,15 @@ export interface BenchOptions {
   readonly bigBatch: number
   /** Write a V8 CPU profile of each service child into this directory. */
   readonly profileDir: string | undefined
+  /** Keep each service's log in this directory. */
+  readonly logDir: string | undefined
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
 const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
-                              [--big-batch ROWS] [--profile DIR]`
+                              [--big-batch ROWS] [--profile DIR] [--logs DIR]`
 
 export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const flags = new Map<string, string>()
@@ -36,7 +38,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
   }
   const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
   if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
-  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile'])
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   return {
     records: num('records', 200_000),
@@ -45,5 +47,6 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     only,
     bigBatch: num('big-batch', 0),
     profileDir: flags.get('profile'),
+    logDir: flags.get('logs'),
   }
 }

@@ -1,14 +1,22 @@
 import { spawn } from 'node:child_process'
+import { createWriteStream } from 'node:fs'
+import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
+import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { KafkaJsTopicCatalog } from '../../src/adapters/kafka/kafkajs-topic-catalog.js'
+import { loadConfig } from '../../src/composition/config.js'
+import { allConsumersOf } from '../../src/composition/consumers.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
-import { CLICKHOUSE_URL, createTopics, KAFKA_BROKERS } from './infra.js'
+import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
 import { peakRss } from './rss.js'
 
 // Contenders (b) and (c): the service as `npm start` runs it (src/main.ts under tsx, default
-// settings), with only the session-ended consumer pointed at the bench topic and its own group,
-// and a database of its own. Spawned as `node --import tsx` so that its pid is the service itself.
+// settings), with only the session-ended consumer pointed at the bench topic, and a database of
+// its own. Every consumer gets a group of its own (and so its own retry topic), so that no other
+// `npm start` on the same broker joins its groups and stalls it in a rebalance. Spawned as `node --import tsx` so that its pid is the service itself.
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
@@ -19,10 +27,14 @@ export interface ServiceSpec {
   readonly group: string
   readonly extraEnv?: Readonly<Record<string, string>>
   readonly profileDir?: string
+  /** Keep the service's log (stdout) in this file. */
+  readonly logFile?: string
 }
 
 export interface ServiceRun {
   readonly table: string
+  /** Topics made for this run (retry topics of its groups), to delete afterwards. */
+  readonly createdTopics: readonly string[]
   readonly startedAt: number
   /** Resolves when the service logged that it is consuming (every group joined). */
   readonly ready: Promise<number>
@@ -30,30 +42,44 @@ export interface ServiceRun {
   stop(): Promise<number>
 }
 
+/** A free local port for the service's ops HTTP server, so a run never collides with another `npm start`. */
+const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer().once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolvePort(port))
+    })
+  })
+
 export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: spec.db })
   await migrate(session)
   await session.close()
-  await createTopics([{ name: `${spec.topic}.dlq`, partitions: 1 }, { name: `${spec.group}.retry`, partitions: 1 }])
   // One file per thread (tsx's loader runs in its own): the busiest one is the service.
   const profile = spec.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${spec.profileDir}/${spec.client}`] : []
+  const env = {
+    ...process.env,
+    DEV_STATS_BROKER: spec.client,
+    DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
+    DEV_STATS_STORE: 'clickhouse',
+    DEV_STATS_CLICKHOUSE_URL: CLICKHOUSE_URL,
+    DEV_STATS_CLICKHOUSE_DATABASE: spec.db,
+    DEV_STATS_TOPIC_SESSION_ENDED: spec.topic,
+    ...Object.fromEntries(CONSUMERS.map((c) => [`DEV_STATS_GROUP_${c.key}`, `${spec.group}-${c.key.toLowerCase()}`])),
+    DEV_STATS_HTTP_PORT: String(await freePort()),
+    ...spec.extraEnv,
+  }
+  const config = loadConfig(env)
+  const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
   const startedAt = performance.now()
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     cwd: repo,
-    env: {
-      ...process.env,
-      DEV_STATS_BROKER: spec.client,
-      DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-      DEV_STATS_STORE: 'clickhouse',
-      DEV_STATS_CLICKHOUSE_URL: CLICKHOUSE_URL,
-      DEV_STATS_CLICKHOUSE_DATABASE: spec.db,
-      DEV_STATS_TOPIC_SESSION_ENDED: spec.topic,
-      DEV_STATS_GROUP_SESSION_ENDED: spec.group,
-      ...spec.extraEnv,
-    },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const rss = peakRss(child.pid as number)
+  if (spec.logFile) child.stdout.pipe(createWriteStream(spec.logFile))
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)))
@@ -73,6 +99,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   ready.catch(() => undefined)
   return {
     table: `${spec.db}.session_facts`,
+    createdTopics: created,
     startedAt,
     ready,
     stop: async () => {
