@@ -10,7 +10,7 @@ export interface IngestConfig {
   readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string }
   readonly store: 'memory' | 'clickhouse' | 'embedded'
   /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP. */
-  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
+  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string }
   /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
@@ -127,6 +127,8 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
       password: env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '',
       database: identifier(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
+      // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
+      ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: identifier(env, 'DEV_STATS_CLICKHOUSE_CLUSTER', '') } : {}),
     },
     embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
     // the feature flag dev-stats.funnel.enabled, off by default

@@ -6,6 +6,7 @@ import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fa
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
 import type { DimensionReaderFixture } from '../contract/dimension-reader.contract.js'
@@ -18,7 +19,10 @@ export const clickhouseUrl = (): string => inject('clickhouseUrl') ?? process.en
 
 /** Drops and re-creates the database through the migrations: every case starts empty. */
 export const resetDatabase = async (session: ClickHouseSession): Promise<void> => {
-  await session.command(sql`DROP DATABASE IF EXISTS ${ident(session.database)}`)
+  const { cluster } = session.options
+  // Both names are checked identifiers (config, SessionOptions); ON CLUSTER takes no fragment.
+  if (cluster) await session.ddl(`DROP DATABASE IF EXISTS ${session.database} ON CLUSTER ${cluster}`)
+  else await session.command(sql`DROP DATABASE IF EXISTS ${ident(session.database)}`)
   await migrate(session)
 }
 
@@ -26,16 +30,20 @@ const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'funnel_da
 
 /**
  * OPTIMIZE … FINAL on every merged table. 18.16 may silently skip a merge, so we ask it to throw
- * instead (optimize_throw_if_noop) and retry a few times.
+ * instead (optimize_throw_if_noop) and retry a few times. On a cluster: the replicated local
+ * tables, through this replica (18.16 fails OPTIMIZE … ON CLUSTER on two replicas of a shard).
  */
 export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
-  for (const table of MERGED_TABLES) {
+  const db = ident(session.database)
+  for (const table of MERGED_TABLES.map((t) => (session.options.cluster ? `${t}${LOCAL_SUFFIX}` : t))) {
     for (let attempt = 1; ; attempt++) {
       try {
-        await session.command(sql`OPTIMIZE TABLE ${ident(session.database)}.${ident(table)} FINAL`, { optimize_throw_if_noop: 1 })
+        await session.command(sql`OPTIMIZE TABLE ${db}.${ident(table)} FINAL`, { optimize_throw_if_noop: 1 })
         break
       } catch (e) {
         // 388 CANNOT_ASSIGN_OPTIMIZE: a merge is already running or there is nothing to merge yet.
+        // A replicated table of 18.16 says "nothing to merge" (a single part) as 49 "Unknown log entry type: 0".
+        if (session.options.cluster && e instanceof StoreError && e.code === 'CLICKHOUSE_49' && e.message.includes('Unknown log entry type: 0')) break
         if (!(e instanceof StoreError && e.code === 'CLICKHOUSE_388') || attempt >= 10) throw e
         await new Promise((r) => setTimeout(r, 200))
       }

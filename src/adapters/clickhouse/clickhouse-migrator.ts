@@ -3,6 +3,7 @@ import { join as joinPath } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './clickhouse-row.mapper.js'
+import { toClusterForm } from './cluster-ddl.js'
 import { isMigrationFile, parseMigration, type Migration } from './migration-file.parser.js'
 import { ident, sql } from './sql-fragment.js'
 
@@ -18,11 +19,13 @@ export const readMigrations = async (dir: string, database: string): Promise<Mig
  * Applies, in file order, every migration whose version is not yet in
  * <database>.schema_migrations, recording each after its last statement succeeded. Every
  * statement is IF NOT EXISTS, so a run interrupted between a statement and its record is
- * repaired by the next run. Returns the versions applied now (empty when up to date).
+ * repaired by the next run. With a cluster, the statements are their ON CLUSTER form
+ * (cluster-ddl.ts). Returns the versions applied now (empty when up to date).
  */
 export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now()): Promise<string[]> => {
   const db = ident(session.database)
-  const migrations = await readMigrations(dir, session.database)
+  const files = await readMigrations(dir, session.database)
+  const migrations = session.options.cluster ? toClusterForm(files, session.options.cluster) : files
   const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${db}.schema_migrations`)
   const applied = new Set(
     Number(exists?.result ?? 0) === 1

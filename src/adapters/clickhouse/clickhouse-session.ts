@@ -14,11 +14,20 @@ interface Handle {
 
 const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 1 }
 
+/**
+ * On a cluster: an insert returns once its rows are on a replica of every shard they belong to
+ * (not queued on the receiving server), and an IN subquery over a Distributed table is computed
+ * once and shipped (GLOBAL IN) instead of being refused.
+ */
+const CLUSTER_SETTINGS: ClickHouseSettings = { insert_distributed_sync: 1, distributed_product_mode: 'global' }
+
 export interface SessionOptions {
   /** Database holding the tables; the migrations' `pin_dev_stats` is renamed to it. */
   readonly database: string
   /** Overrides the dialect detected from version() (tests exercise the inline path on chdb). */
   readonly dialect?: Dialect
+  /** DEV_STATS_CLICKHOUSE_CLUSTER: tables are Distributed over Replicated* ones (cluster-ddl.ts). */
+  readonly cluster?: string
   /** Runs once after the first successful connect (e.g. migrations of an embedded store). */
   readonly onOpen?: (session: ClickHouseSession) => Promise<void>
 }
@@ -39,6 +48,10 @@ export class ClickHouseSession {
     return this.options.database
   }
 
+  private get settings(): ClickHouseSettings {
+    return this.options.cluster ? { ...COMMON_SETTINGS, ...CLUSTER_SETTINGS } : COMMON_SETTINGS
+  }
+
   async dialect(): Promise<Dialect> {
     return (await this.open()).dialect
   }
@@ -51,7 +64,7 @@ export class ClickHouseSession {
         query,
         format: 'JSONEachRow',
         ...(dialect === 'bound' ? { query_params: params } : {}),
-        clickhouse_settings: { ...COMMON_SETTINGS, ...settings },
+        clickhouse_settings: { ...this.settings, ...settings },
       })
       return result.json<T>()
     })
@@ -60,7 +73,7 @@ export class ClickHouseSession {
   async command(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<void> {
     const { client, dialect } = await this.open()
     const { query, params } = render(fragment, dialect)
-    await guard(() => client.command({ query, ...(dialect === 'bound' ? { query_params: params } : {}), clickhouse_settings: settings }))
+    await guard(() => client.command({ query, ...(dialect === 'bound' ? { query_params: params } : {}), clickhouse_settings: { ...(this.options.cluster ? CLUSTER_SETTINGS : {}), ...settings } }))
   }
 
   /** Trusted DDL text from migrations/ only, never built from input values. */
@@ -73,7 +86,7 @@ export class ClickHouseSession {
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return
     const { client } = await this.open()
-    await guard(() => client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow' }))
+    await guard(() => client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow', ...(this.options.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}) }))
   }
 
   async close(): Promise<void> {

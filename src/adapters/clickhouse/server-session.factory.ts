@@ -6,6 +6,8 @@ export interface ServerSettings {
   readonly user: string
   readonly password: string
   readonly database: string
+  /** A cluster name from <remote_servers>: tables are Replicated + Distributed (docs/clickhouse.md). */
+  readonly cluster?: string
 }
 
 /**
@@ -23,5 +25,5 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
         log: { level: ClickHouseLogLevel.OFF },
       }),
-    { ...options, database: settings.database },
+    { ...options, database: settings.database, ...(settings.cluster ? { cluster: settings.cluster } : {}) },
   )

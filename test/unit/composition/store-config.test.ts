@@ -14,12 +14,18 @@ describe('store settings', () => {
     expect(c.embedded.path).toBe('.infra/embedded-clickhouse')
   })
 
+  it('DEV_STATS_CLICKHOUSE_CLUSTER: a cluster name when set, none when unset or empty', () => {
+    expect(loadConfig({ DEV_STATS_CLICKHOUSE_CLUSTER: 'main_cluster' }).clickhouse.cluster).toBe('main_cluster')
+    expect(loadConfig({ DEV_STATS_CLICKHOUSE_CLUSTER: '' }).clickhouse).not.toHaveProperty('cluster')
+  })
+
   it.each([
     ['DEV_STATS_STORE', 'postgres'],
     ['DEV_STATS_CLICKHOUSE_URL', 'not a url'],
     ['DEV_STATS_CLICKHOUSE_URL', 'tcp://127.0.0.1:9000'],
     ['DEV_STATS_CLICKHOUSE_DATABASE', 'x; DROP DATABASE y'],
     ['DEV_STATS_CLICKHOUSE_DATABASE', 'a.b'],
+    ['DEV_STATS_CLICKHOUSE_CLUSTER', 'c1 ON CLUSTER x'],
   ])('%s=%s is refused naming the setting', (setting, value) => {
     expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [setting]: value })).toThrow(setting)

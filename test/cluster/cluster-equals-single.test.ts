@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
+import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
+import type { FactRow } from '../../src/domain/fact-row.js'
+import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
+import type { Guid } from '../../src/domain/guid.js'
+import { at, dimFact, dimPath, funnelFact, id, sessionFact, viewFact } from '../contract/fact-rows.mother.js'
+import { clickhouseUrl, forceMerge, resetDatabase } from '../support/clickhouse.js'
+import { clusterSession } from '../support/clickhouse-cluster.js'
+
+// The same appends into the single server (its own database on the shared 18123 server) and
+// into the cluster's Distributed tables: every read answers the same, before and after merges.
+const single = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: 'i11_single_equals_cluster' })
+const cluster = clusterSession('i11_cluster_equals_single')
+const T0 = at('2026-11-10T08:00:00Z')
+const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
+const RANGE = { fromDate: '2026-11-01', toDate: '2026-11-30' }
+
+/** A few developers with several property objects each; sessions, open and closed views, funnel stages, re-deliveries. */
+const dataset = (): { developers: Guid[]; objects: Guid[]; appends: FactRow[][] } => {
+  const developers = [id(), id(), id()]
+  const paths = developers.flatMap((d) => [dimPath(d), dimPath(d), dimPath(d)])
+  const appends: FactRow[][] = []
+  for (let round = 0; round < 4; round++) {
+    const rows: FactRow[] = []
+    paths.forEach((p, i) => {
+      const t = T0 + (round * 9 + i) * 3_600_000
+      const s = id()
+      const viewId = id()
+      rows.push(sessionFact({ sessionId: s, userId: i % 3 === 0 ? null : id(), durationSeconds: 30 + i * 7 + round, at: t }))
+      rows.push(viewFact(p, s, t, false, viewId), viewFact(p, s, t, i % 2 === 0, viewId))
+      rows.push(funnelFact(FUNNEL_STAGES[(i + round) % FUNNEL_STAGES.length] ?? 'Views', p, id(), t))
+      rows.push(dimFact(p, t, `obj-${i}-${round}`))
+    })
+    appends.push(rows, rows.slice(0, 5)) // a re-delivered head of the batch
+  }
+  return { developers, objects: paths.map((p) => p.propertyObjectId), appends }
+}
+
+const answers = async (session: ClickHouseSession, developers: Guid[], objects: Guid[]) => {
+  const read = new ClickHouseReadModel(session)
+  const perDeveloper = await Promise.all(
+    developers.map(async (d) => ({
+      sessions: await read.sessionTotals(d, NOV),
+      views: await read.viewTotals(d, NOV),
+      funnel: await read.funnelCounts(d, RANGE, {}),
+    })),
+  )
+  const paths = await new ClickHouseDimensionReader(session).latestPaths(objects)
+  return { perDeveloper, paths: Object.fromEntries([...paths].sort(([a], [b]) => a.localeCompare(b))) }
+}
+
+describe('reads through the Distributed tables equal the single server', () => {
+  const data = dataset()
+
+  beforeAll(async () => {
+    await Promise.all([resetDatabase(single), resetDatabase(cluster)])
+    for (const [i, rows] of data.appends.entries()) {
+      await new ClickHouseFactStore(single).append(rows, T0 + i * 1000)
+      await new ClickHouseFactStore(cluster).append(rows, T0 + i * 1000)
+    }
+  })
+
+  afterAll(() => Promise.all([single.close(), cluster.close()]))
+
+  it('the same session, view, funnel and dimension answers, before and after forced merges', async () => {
+    const expected = await answers(single, data.developers, data.objects)
+    expect(expected.perDeveloper.every((a) => a.sessions.sessions > 0 && a.views.views > 0)).toBe(true)
+    expect(await answers(cluster, data.developers, data.objects)).toEqual(expected)
+    await Promise.all([forceMerge(single), forceMerge(cluster)])
+    expect(await answers(cluster, data.developers, data.objects)).toEqual(await answers(single, data.developers, data.objects))
+  })
+})

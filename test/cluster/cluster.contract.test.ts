@@ -1,0 +1,15 @@
+import { afterAll } from 'vitest'
+import { dimensionReaderContract } from '../contract/dimension-reader.contract.js'
+import { factStoreContract } from '../contract/fact-store.contract.js'
+import { viewMergeContract } from '../contract/view-merge.contract.js'
+import { dimensionReaderFixture, factStoreFixture } from '../support/clickhouse.js'
+import { clusterSession } from '../support/clickhouse-cluster.js'
+
+// The same contracts as the single server, through the Distributed tables of the local cluster
+// (two 18.16 replicas, Replicated* local tables, migrations in their ON CLUSTER form).
+const session = clusterSession('i11_cluster_contract')
+afterAll(() => session.close())
+
+factStoreContract('ClickHouse cluster (Distributed over Replicated)', () => factStoreFixture(session))
+viewMergeContract('ClickHouse cluster (Distributed over Replicated)', () => factStoreFixture(session))
+dimensionReaderContract('ClickHouse cluster (Distributed over Replicated)', () => dimensionReaderFixture(session))
