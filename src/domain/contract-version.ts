@@ -6,9 +6,12 @@ export interface ContractVersionWarning {
   readonly actual: string
 }
 
-/** A mismatch is a warning, never a failure: the compatible part is processed (seed 001). */
+/**
+ * A mismatch is a warning, never a failure: the compatible part is processed (seed 001). A
+ * producer that does not send the header at all is not a mismatch.
+ */
 export const checkContractVersion = (
   actual: string | undefined,
   expected: string = EXPECTED_CONTRACT_VERSION,
 ): ContractVersionWarning | undefined =>
-  actual === expected ? undefined : { code: 'contract-version-mismatch', expected, actual: actual ?? '(absent)' }
+  actual === undefined || actual === expected ? undefined : { code: 'contract-version-mismatch', expected, actual }

@@ -92,7 +92,8 @@ export interface RecordOptions {
   readonly messageId?: string | null
   readonly key?: string
   readonly headers?: Record<string, string>
-  readonly contractVersion?: string
+  /** null: the producer sends no ce_contractversion header. */
+  readonly contractVersion?: string | null
 }
 
 /** Binary content mode: attributes in ce_* headers, the payload as the value. */
@@ -103,7 +104,7 @@ export const binaryRecord = (topic: string, payload: unknown, o: RecordOptions =
     ce_type: 'event',
     ce_source: 'test',
     ce_time: '2026-11-30T09:00:00Z',
-    ce_contractversion: o.contractVersion ?? '1',
+    ...(o.contractVersion === null ? {} : { ce_contractversion: o.contractVersion ?? '1' }),
     ...(messageId === null ? {} : { ce_id: messageId }),
     ...o.headers,
   }
@@ -118,7 +119,7 @@ export const structuredRecord = (topic: string, payload: unknown, o: RecordOptio
     id: o.messageId === undefined ? guid() : o.messageId,
     type: 'event',
     source: 'test',
-    contractversion: o.contractVersion ?? '1',
+    ...(o.contractVersion === null ? {} : { contractversion: o.contractVersion ?? '1' }),
     data: payload,
   }
   return {

@@ -1,53 +1,55 @@
 import { StoreError } from '../../application/ports/store-error.js'
 
 /**
- * ClickHouse server codes worth retrying: the same batch may succeed once the server recovers.
- * Everything else with a server code (syntax, unknown table/column, type or parse errors) will
- * fail again the same way.
+ * ClickHouse server codes that reject the rows themselves: the same rows fail the same way on
+ * every retry, so the engine isolates and dead-letters them (`store-rejected`). Checked on 18.16:
+ * a negative UInt (72), a text where a number or UUID belongs (27), a bad DateTime (41).
+ * Every other server code (too many parts, memory, a missing table or column, syntax, auth) is
+ * not the rows' fault: the batch is retried until the server or its schema recovers.
  */
-const RETRIABLE_SERVER_CODES: ReadonlySet<number> = new Set([
-  3, // UNEXPECTED_END_OF_FILE
-  159, // TIMEOUT_EXCEEDED
-  164, // READONLY
-  202, // TOO_MANY_SIMULTANEOUS_QUERIES
-  203, // NO_FREE_CONNECTION
-  209, // SOCKET_TIMEOUT
-  210, // NETWORK_ERROR
-  236, // ABORTED
-  241, // MEMORY_LIMIT_EXCEEDED
-  242, // TABLE_IS_READ_ONLY
-  252, // TOO_MANY_PARTS
-  319, // UNKNOWN_STATUS_OF_INSERT
-  394, // QUERY_WAS_CANCELLED
-  425, // SYSTEM_ERROR
-  999, // KEEPER_EXCEPTION
+const ROW_REJECTING_CODES: ReadonlySet<number> = new Set([
+  6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE
+  26, // CANNOT_PARSE_QUOTED_STRING
+  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
+  38, // CANNOT_PARSE_DATE
+  41, // CANNOT_PARSE_DATETIME
+  53, // TYPE_MISMATCH
+  69, // ARGUMENT_OUT_OF_BOUND
+  70, // CANNOT_CONVERT_TYPE
+  72, // CANNOT_PARSE_NUMBER
+  117, // INCORRECT_DATA
+  131, // TOO_LARGE_STRING_SIZE
+  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+  349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+  376, // CANNOT_PARSE_UUID
+  377, // ILLEGAL_SYNTAX_FOR_DATA_TYPE
+  407, // DECIMAL_OVERFLOW
+  441, // CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING
+  469, // VIOLATED_CONSTRAINT
+  691, // UNKNOWN_ELEMENT_OF_ENUM
 ])
 
-/** Transport failures of the HTTP client (node errno codes). */
-const RETRIABLE_TRANSPORT_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET',
-])
-
-const TRANSPORT_MESSAGE = /socket hang up|timeout|timed out|other side closed|ECONNRESET|ECONNREFUSED|status code 5\d\d|\b50[234]\b|service unavailable/i
-
-/** The server code: a numeric `code` (HTTP client / chdb) or "Code: N" in the text (18.16 only sends it there). */
-const serverCode = (e: { code?: unknown; message?: unknown }): number | undefined => {
-  if (typeof e.code === 'string' && /^\d+$/.test(e.code)) return Number(e.code)
-  if (typeof e.code === 'number') return e.code
-  const m = /\bCode: (\d+)\b/.exec(String(e.message ?? ''))
+/** The server code: a numeric `code` (HTTP client) or "Code: N" in the text (18.16 and chdb send it there). */
+const serverCode = (e: Error): number | undefined => {
+  const code: unknown = 'code' in e ? e.code : undefined
+  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code)
+  if (typeof code === 'number') return code
+  const m = /\bCode: (\d+)\b/.exec(e.message)
   return m ? Number(m[1]) : undefined
 }
+
+const errnoOf = (e: Error): string | undefined => ('code' in e && typeof e.code === 'string' ? e.code : undefined)
 
 /** Pure: classifies any thrown value into a StoreError that says whether to retry the batch. */
 export const toStoreError = (error: unknown): StoreError => {
   if (error instanceof StoreError) return error
-  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { code?: unknown; message?: unknown }
-  const message = String(e.message ?? error)
+  const e = error instanceof Error ? error : new Error(String(error))
   const code = serverCode(e)
-  if (code !== undefined) return new StoreError(`ClickHouse error ${code}: ${message}`, RETRIABLE_SERVER_CODES.has(code), `CLICKHOUSE_${code}`, { cause: error })
-  if (typeof e.code === 'string' && RETRIABLE_TRANSPORT_CODES.has(e.code)) return new StoreError(message, true, e.code, { cause: error })
-  // Bugs in our own code are not fixed by waiting.
-  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return new StoreError(message, false, 'BUG', { cause: error })
-  if (TRANSPORT_MESSAGE.test(message)) return new StoreError(message, true, 'TRANSPORT', { cause: error })
-  return new StoreError(message, false, typeof e.code === 'string' ? e.code : 'UNKNOWN', { cause: error })
+  if (code !== undefined) return new StoreError(`ClickHouse error ${code}: ${e.message}`, !ROW_REJECTING_CODES.has(code), `CLICKHOUSE_${code}`, { cause: error })
+  // Bugs in our own code on some row (a mapper throwing) are not fixed by waiting either.
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return new StoreError(e.message, false, 'BUG', { cause: error })
+  // Transport failures (ECONNREFUSED, socket hang up, 5xx without a body) and anything unknown:
+  // retrying is safe, and dead-lettering good rows for an unexplained error is not.
+  return new StoreError(e.message, true, errnoOf(e) ?? 'TRANSPORT', { cause: error })
 }

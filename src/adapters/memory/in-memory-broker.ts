@@ -1,4 +1,5 @@
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets } from '../../application/ports/broker.port.js'
+import { PortError } from '../../application/ports/retriable.js'
 import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
 import { InMemoryConsumer } from './in-memory-consumer.js'
 import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
@@ -35,7 +36,7 @@ export class InMemoryBroker implements Broker, TopicCatalog {
       publish: async (records: readonly OutboundRecord[]) => {
         if (this.failNextPublishes > 0) {
           this.failNextPublishes--
-          throw Object.assign(new Error('in-memory broker refused the publish'), { retriable: true })
+          throw new PortError('in-memory broker refused the publish', true)
         }
         for (const r of records) this.log.append(r)
       },

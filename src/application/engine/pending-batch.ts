@@ -1,9 +1,15 @@
 import type { FactRow } from '../../domain/fact-row.js'
 import type { BrokerRecord, OutboundRecord } from '../ports/broker.port.js'
 
+/** A record and the rows it caused: the unit an insert isolates when the store refuses rows. */
+export interface BatchEntry {
+  readonly record: BrokerRecord
+  readonly rows: readonly FactRow[]
+}
+
 /** What the records taken since the last flush caused; made durable together, then committed. */
 export class PendingBatch {
-  readonly rows: FactRow[] = []
+  readonly entries: BatchEntry[] = []
   readonly outbound: OutboundRecord[] = []
   readonly settled: BrokerRecord[] = []
   readonly traceparents: string[] = []
@@ -15,17 +21,41 @@ export class PendingBatch {
     return this.settled.length
   }
 
-  /** In-batch dedup by message id: true the first time an id is seen. */
-  firstSighting(messageId: string): boolean {
-    if (this.messageIds.has(messageId)) return false
+  get rowCount(): number {
+    return this.entries.reduce((n, e) => n + e.rows.length, 0)
+  }
+
+  /** Message ids taken into this batch (in-batch dedup). */
+  get seen(): ReadonlySet<string> {
+    return this.messageIds
+  }
+
+  sighted(messageId: string): void {
     this.messageIds.add(messageId)
-    return true
   }
 
   settle(r: BrokerRecord, rows: readonly FactRow[] = [], outbound?: OutboundRecord): void {
     this.openedAt ??= performance.now()
     this.settled.push(r)
-    this.rows.push(...rows)
+    if (rows.length > 0) this.entries.push({ record: r, rows })
     if (outbound) this.outbound.push(outbound)
+  }
+
+  /** The entries in inserts of at most `maxRows` rows (a record's rows stay together). */
+  chunks(maxRows: number): BatchEntry[][] {
+    const chunks: BatchEntry[][] = []
+    let current: BatchEntry[] = []
+    let rows = 0
+    for (const e of this.entries) {
+      if (current.length > 0 && rows + e.rows.length > maxRows) {
+        chunks.push(current)
+        current = []
+        rows = 0
+      }
+      current.push(e)
+      rows += e.rows.length
+    }
+    if (current.length > 0) chunks.push(current)
+    return chunks
   }
 }

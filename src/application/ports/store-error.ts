@@ -1,12 +1,14 @@
-/** A store failure, classified by whether retrying the same batch may succeed. */
-export class StoreError extends Error {
+import { PortError } from './retriable.js'
+
+/** A store failure; `code` is the store's own (e.g. `CLICKHOUSE_72`), kept for the dead letter. */
+export class StoreError extends PortError {
   constructor(
     message: string,
-    readonly retriable: boolean,
+    retriable: boolean,
     readonly code: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options)
+    super(message, retriable, options)
     this.name = 'StoreError'
   }
 }

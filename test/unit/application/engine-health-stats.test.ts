@@ -42,19 +42,19 @@ describe('engine stats for health: lastCommitAt, retryingSince, lastFailure', ()
     expect(stats.lastFailure?.what).toBe('insert')
   })
 
-  it('lastFailure carries the retriable flag of the error contract', async () => {
+  it('lastFailure carries the retriable flag of the error contract; a refused row is not a retry', async () => {
     h = new Harness([sessions])
-    let failures = 1
     h.sink = {
-      append: async (rows, at) => {
-        if (failures-- > 0) throw new StoreError('Code: 72, bad number', false, 'CLICKHOUSE_72')
-        await h.store.append(rows, at)
+      append: async () => {
+        throw new StoreError('Code: 72, bad number', false, 'CLICKHOUSE_72')
       },
     }
     await h.start()
     h.publish(binaryRecord(sessions.topic, sessionEndedPayload()))
     await waitUntil(() => h.caughtUp(sessions), 5000, 'caught up')
-    expect(h.engine(sessions.name).stats.lastFailure).toEqual({ what: 'insert', message: 'Code: 72, bad number', retriable: false })
+    const stats = h.engine(sessions.name).stats
+    expect(stats.lastFailure).toEqual({ what: 'insert', message: 'Code: 72, bad number', retriable: false })
+    expect([stats.retryingSince, stats.sinkRetries]).toEqual([undefined, 0])
   })
 
   it('a failed dead-letter publish is reported as a publish failure', async () => {

@@ -91,6 +91,16 @@ describe('session-ended acceptance (seed 000)', () => {
     expect(await h.metric('dev_stats_contract_version_mismatch_total')).toBe(1)
   })
 
+  it('ContractVersion: a missing header is no mismatch; a real mismatch warns once per version and counts every record', async () => {
+    await run(
+      binaryRecord(sessions.topic, sessionEndedPayload(), { contractVersion: null }),
+      ...[2, 2, 2, 3].map((v) => binaryRecord(sessions.topic, sessionEndedPayload(), { contractVersion: String(v) })),
+    )
+    expect(sessionRows()).toHaveLength(5)
+    expect(h.logger.at('warn').map((l) => l.fields.actual).sort()).toEqual(['2', '3'])
+    expect(await h.metric('dev_stats_contract_version_mismatch_total')).toBe(4)
+  })
+
   it('duplicates are dropped silently: no log line names them', async () => {
     const record = binaryRecord(sessions.topic, sessionEndedPayload(), { key: 'one-partition' })
     await run(record, record)

@@ -1,0 +1,139 @@
+import type { FactRow } from '../../domain/fact-row.js'
+import { eventTimeOf } from '../../domain/fact-row.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
+import type { Poison } from '../../domain/poison.js'
+import type { BrokerRecord } from '../ports/broker.port.js'
+import type { Logger } from '../ports/logger.port.js'
+import type { IngestMetrics } from '../ports/metrics.port.js'
+import { retriable } from '../ports/retriable.js'
+import type { EngineStats } from './engine-stats.js'
+import type { StepNotes } from './record-step.js'
+
+/** The stats, metric and log line of each engine outcome, in one place. */
+export class EngineTelemetry {
+  private readonly warnedVersions = new Set<string>()
+
+  constructor(
+    private readonly stats: EngineStats,
+    private readonly metrics: IngestMetrics,
+    private readonly logger: Logger,
+    private readonly consumer: string,
+  ) {}
+
+  consumed(records: readonly BrokerRecord[]): void {
+    const first = records[0]
+    const last = records.at(-1)
+    if (!first || !last) return
+    this.logger.info(
+      { consumer: this.consumer, topic: first.topic, partition: first.partition, from: first.offset, to: last.offset, size: records.length },
+      'consumed',
+    )
+  }
+
+  duplicate(): void {
+    this.stats.duplicatesDropped++
+  }
+
+  /** A contract mismatch counts every record but warns once per version; warnings of the handler are logged. */
+  noted(notes: StepNotes | undefined): void {
+    if (!notes) return
+    const mismatch = notes.contractMismatch
+    if (mismatch) {
+      this.metrics.contractVersionMismatch(this.consumer)
+      if (!this.warnedVersions.has(mismatch.actual)) {
+        this.warnedVersions.add(mismatch.actual)
+        this.logger.warn(
+          { consumer: this.consumer, sourceEventId: notes.messageId, ...mismatch },
+          'contract version mismatch; processing the compatible part (logged once per version)',
+        )
+      }
+    }
+    for (const warning of notes.warnings) this.logger.warn({ consumer: this.consumer, sourceEventId: notes.messageId }, warning)
+  }
+
+  deadLettered(r: BrokerRecord, p: Poison): void {
+    this.stats.bump(this.stats.deadLetters, p.reason)
+    if (p.reason === 'dimension-gap') {
+      this.stats.dimensionGaps++
+      this.metrics.dimensionGap(this.consumer)
+    }
+    this.metrics.deadLettered(this.consumer, p.reason)
+    this.logger.error(
+      { consumer: this.consumer, reason: p.reason, detail: p.detail, sourceEventId: r.headers['ce_id'], topic: r.topic, partition: r.partition, offset: r.offset },
+      'skipped-poison',
+    )
+  }
+
+  skipped(reason: string): void {
+    this.stats.bump(this.stats.skipped, reason)
+    this.metrics.skipped(this.consumer, reason)
+  }
+
+  recovered(): void {
+    this.stats.recovered++
+    this.metrics.recoveredFromParking(this.consumer)
+  }
+
+  parked(propertyObjectId: Guid, attempt: number): void {
+    this.stats.parked++
+    this.metrics.parked(this.consumer)
+    this.logger.info({ consumer: this.consumer, propertyObjectId, attempt }, 'parked for a late dimension')
+  }
+
+  inserted(rows: readonly FactRow[], ingestionTime: Instant, seconds: number): void {
+    let maxLag = 0
+    const perTable = new Map<FactRow['table'], number>()
+    for (const row of rows) {
+      const lag = Math.max(0, (ingestionTime - eventTimeOf(row)) / 1000)
+      this.metrics.ingestLag(this.consumer, lag)
+      if (lag > maxLag) maxLag = lag
+      perTable.set(row.table, (perTable.get(row.table) ?? 0) + 1)
+    }
+    for (const [table, count] of perTable) this.metrics.rowsIngested(this.consumer, table, count)
+    this.metrics.insertDuration(this.consumer, seconds)
+    this.stats.rowsIngested += rows.length
+    this.stats.flushes++
+    this.stats.lastLagSeconds = maxLag
+    this.logger.info({ consumer: this.consumer, rows: rows.length, insertSeconds: seconds }, 'flushed')
+  }
+
+  /** Kafka arrival → durable, per source record of a flushed batch. */
+  arrived(lagSeconds: readonly number[]): void {
+    for (const s of lagSeconds) this.metrics.arrivalLag(this.consumer, s)
+  }
+
+  batch(rows: number): void {
+    this.metrics.batchSize(this.consumer, rows)
+  }
+
+  sinkFailed(what: string, e: unknown, attempt: number, retryInMs: number | undefined, now: Instant): void {
+    const failure = { what, message: e instanceof Error ? e.message : String(e), retriable: retriable(e) }
+    this.stats.lastFailure = failure
+    if (retryInMs === undefined) {
+      this.logger.warn({ consumer: this.consumer, err: String(e), retriable: failure.retriable, attempt }, `refused: ${what}; isolating the rows`)
+      return
+    }
+    this.stats.sinkRetries++
+    this.stats.retryingSince ??= now
+    this.metrics.sinkRetry(this.consumer)
+    this.logger.error({ consumer: this.consumer, err: String(e), retriable: failure.retriable, attempt, retryInMs }, `failed: ${what}`)
+  }
+
+  sinkSettled(): void {
+    this.stats.retryingSince = undefined
+  }
+
+  committed(now: Instant): void {
+    this.stats.lastCommitAt = now
+  }
+
+  commitFailed(e: unknown): void {
+    // Harmless: the effects are durable; the next flush commits further, or the records come again.
+    this.logger.warn({ consumer: this.consumer, err: String(e) }, 'offset commit failed')
+  }
+
+  stepFailed(e: unknown): void {
+    this.logger.error({ consumer: this.consumer, err: String(e) }, 'engine step failed')
+  }
+}

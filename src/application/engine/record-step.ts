@@ -1,0 +1,74 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { checkContractVersion, type ContractVersionWarning } from '../../domain/contract-version.js'
+import type { DimensionPath } from '../../domain/dimension-path.js'
+import { decodeEnvelope } from '../../domain/envelope.js'
+import type { FactRow } from '../../domain/fact-row.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
+import { poison, type Poison } from '../../domain/poison.js'
+import type { EventHandler, Interpretation } from '../handlers/event-handler.js'
+import type { BrokerRecord } from '../ports/broker.port.js'
+import { backoffDelay, type BackoffPolicy } from './backoff.js'
+import { attemptOf } from './side-records.js'
+
+export type EnrichRequest = Extract<Interpretation, { kind: 'enrich' }>
+
+/** What one record comes to, before any I/O. */
+export type Step =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'poison'; readonly poison: Poison; readonly notes?: StepNotes }
+  | { readonly kind: 'skip'; readonly reason: string; readonly notes: StepNotes }
+  | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly notes: StepNotes }
+  | { readonly kind: 'enrich'; readonly request: EnrichRequest; readonly attempt: number; readonly notes: StepNotes }
+
+/** Side facts of a decoded record, for logs, metrics and trace links. */
+export interface StepNotes {
+  readonly messageId: string
+  readonly traceparent?: string
+  readonly contractMismatch?: ContractVersionWarning
+  readonly warnings: readonly string[]
+}
+
+/**
+ * Pure: decode the envelope, drop a message id already in this batch, let the handler decide.
+ * `seen` holds the batch's message ids; the caller adds this one.
+ */
+export const stepOf = (r: BrokerRecord, handler: EventHandler, now: Instant, seen: ReadonlySet<string>): Step => {
+  const envelope = decodeEnvelope(r)
+  if (E.isLeft(envelope)) return { kind: 'poison', poison: envelope.left }
+  const { context } = envelope.right
+  if (seen.has(context.messageId)) return { kind: 'duplicate' }
+  const mismatch = checkContractVersion(context.contractVersion)
+  const base = {
+    messageId: context.messageId,
+    ...(context.traceparent ? { traceparent: context.traceparent } : {}),
+    ...(mismatch ? { contractMismatch: mismatch } : {}),
+  }
+  const result = handler.interpret(envelope.right, now)
+  if (E.isLeft(result)) return { kind: 'poison', poison: result.left, notes: { ...base, warnings: [] } }
+  const i = result.right
+  if (i.kind === 'skip') return { kind: 'skip', reason: i.reason, notes: { ...base, warnings: [] } }
+  const notes = { ...base, warnings: i.warnings ?? [] }
+  return i.kind === 'rows' ? { kind: 'rows', rows: i.rows, notes } : { kind: 'enrich', request: i, attempt: attemptOf(r), notes }
+}
+
+/** What a looked-up dimension means for one record waiting on it. */
+export type EnrichOutcome =
+  | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly recovered: boolean }
+  | { readonly kind: 'gap'; readonly poison: Poison }
+  | { readonly kind: 'park'; readonly attempt: number; readonly dueAt: Instant }
+
+export const enrichOutcome = (
+  request: EnrichRequest,
+  attempt: number,
+  path: DimensionPath | undefined,
+  parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy },
+  now: Instant,
+): EnrichOutcome => {
+  if (path) return { kind: 'rows', rows: request.complete(path), recovered: attempt > 0 }
+  if (attempt + 1 >= parking.maxAttempts) return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1) }
+  return { kind: 'park', attempt: attempt + 1, dueAt: now + backoffDelay(parking.backoff, attempt + 1) }
+}
+
+const gap = (propertyObjectId: Guid, attempts: number): Poison =>
+  poison('dimension-gap', `dim_property_object has no row for ${propertyObjectId} after ${attempts} attempts`)

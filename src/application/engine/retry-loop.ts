@@ -1,0 +1,67 @@
+import { backoffDelay, type BackoffPolicy } from './backoff.js'
+
+/** Thrown out of a retry loop when the engine is stopping: the batch is abandoned, not committed. */
+export class Abandoned extends Error {}
+
+export interface RetryHooks {
+  /** Attempt `attempt` (from 1) failed; `retryInMs` is undefined when the loop gives up on it. */
+  failed(what: string, e: unknown, attempt: number, retryInMs: number | undefined): void
+  /** The loop ends (success or give-up) after at least one retried failure. */
+  settled(what: string): void
+}
+
+/**
+ * Runs work until it succeeds, sleeping 1 s → 60 s between attempts (kafkajs' retrier is the
+ * model). `giveUp(e)` names errors retrying cannot fix: those are rethrown at once for the caller
+ * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned.
+ */
+export class StopAwareRetry {
+  private stopping = false
+  private wake: () => void = () => undefined
+  private readonly stopSignal = new Promise<void>((resolve) => (this.wake = resolve))
+
+  constructor(
+    private readonly policy: BackoffPolicy,
+    private readonly hooks: RetryHooks,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stopping
+  }
+
+  stop(): void {
+    this.stopping = true
+    this.wake()
+  }
+
+  async run<T>(what: string, work: () => Promise<T>, giveUp: (e: unknown) => boolean = () => false): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await work()
+        if (attempt > 1) this.hooks.settled(what)
+        return result
+      } catch (e) {
+        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
+        if (giveUp(e)) {
+          this.hooks.failed(what, e, attempt, undefined)
+          if (attempt > 1) this.hooks.settled(what)
+          throw e
+        }
+        const delay = backoffDelay(this.policy, attempt)
+        this.hooks.failed(what, e, attempt, delay)
+        await this.sleep(delay)
+        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      void this.stopSignal.then(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  }
+}
