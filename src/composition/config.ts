@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
-import type { EngineConfig } from '../application/engine/engine-config.js'
+import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {
@@ -144,6 +144,7 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
           initialMs: int(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
           maxMs: int(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
         },
+        maxInMemory: int(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
       },
     },
     topics: Object.fromEntries(

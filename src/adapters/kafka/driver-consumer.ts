@@ -54,6 +54,7 @@ export class DriverBackedConsumer implements BrokerConsumer {
   private callbacks: ConsumerCallbacks | undefined
   private topics: string[] = []
   private paused = false
+  private readonly pausedTopics = new Set<string>()
   private stopping = false
   private inFlight: Promise<void> = Promise.resolve()
   private onFatal: (e: unknown) => void = () => undefined
@@ -108,7 +109,18 @@ export class DriverBackedConsumer implements BrokerConsumer {
 
   resume(): void {
     this.paused = false
-    this.safely(() => this.driver?.resume(this.topics.map((topic) => ({ topic }))))
+    const topics = this.topics.filter((t) => !this.pausedTopics.has(t))
+    this.safely(() => this.driver?.resume(topics.map((topic) => ({ topic }))))
+  }
+
+  pauseTopic(topic: string): void {
+    this.pausedTopics.add(topic)
+    this.safely(() => this.driver?.pause([{ topic }]))
+  }
+
+  resumeTopic(topic: string): void {
+    this.pausedTopics.delete(topic)
+    if (!this.paused) this.safely(() => this.driver?.resume([{ topic }]))
   }
 
   async stop(): Promise<void> {
@@ -159,9 +171,10 @@ export class DriverBackedConsumer implements BrokerConsumer {
   }
 
   private reapplyPause(): void {
-    if (!this.paused) return
+    if (!this.paused && this.pausedTopics.size === 0) return
     setImmediate(() => {
-      if (this.paused) this.safely(() => this.driver?.pause(this.topics.map((topic) => ({ topic }))))
+      const topics = this.paused ? this.topics : [...this.pausedTopics]
+      if (topics.length > 0) this.safely(() => this.driver?.pause(topics.map((topic) => ({ topic }))))
     })
   }
 

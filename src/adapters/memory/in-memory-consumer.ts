@@ -11,6 +11,7 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
   private callbacks: ConsumerCallbacks | undefined
   private running = false
   private paused = false
+  private readonly pausedTopics = new Set<string>()
   private loop: Promise<void> = Promise.resolve()
 
   constructor(
@@ -51,6 +52,14 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
     this.paused = false
   }
 
+  pauseTopic(topic: string): void {
+    this.pausedTopics.add(topic)
+  }
+
+  resumeTopic(topic: string): void {
+    this.pausedTopics.delete(topic)
+  }
+
   /** Graceful: the batch in flight finishes, then the member leaves the group. */
   async stop(): Promise<void> {
     this.running = false
@@ -73,6 +82,7 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
       let delivered = 0
       for (const tp of [...this.assigned]) {
         if (!this.running || this.paused) break
+        if (this.pausedTopics.has(tp.topic)) continue
         const from = this.positions.get(keyOf(tp))
         if (from === undefined) continue
         const records = this.log.read(tp, from, this.pollSize)

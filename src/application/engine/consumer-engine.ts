@@ -11,7 +11,7 @@ import { retriable } from '../ports/retriable.js'
 import { StoreError } from '../ports/store-error.js'
 import type { Tracer } from '../ports/tracer.port.js'
 import { arrivalLagsOf } from './arrival-lag.js'
-import type { EngineConfig, EngineTopics } from './engine-config.js'
+import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig, type EngineTopics } from './engine-config.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
 import { insertIsolating } from './isolating-insert.js'
@@ -52,7 +52,7 @@ export class ConsumerEngine {
   readonly stats = new EngineStats()
   private readonly telemetry: EngineTelemetry
   private readonly retry: StopAwareRetry
-  private readonly parking = new ParkingLot()
+  private readonly parking: ParkingLot
   private readonly tracker = new OffsetTracker()
   private batch = new PendingBatch()
   private lane: Promise<unknown> = Promise.resolve()
@@ -60,8 +60,18 @@ export class ConsumerEngine {
   private tickQueued = false
 
   constructor(private readonly deps: EngineDeps) {
-    const { consumer, clock, metrics, logger, handler, config } = deps
+    const { consumer, clock, metrics, logger, handler, config, topics } = deps
     this.telemetry = new EngineTelemetry(this.stats, metrics, logger, handler.name)
+    this.parking = new ParkingLot(config.parking.maxInMemory ?? DEFAULT_PARKING_MAX_IN_MEMORY, {
+      close: (waiting) => {
+        consumer.pauseTopic(topics.retry)
+        this.telemetry.parkingGate(true, waiting)
+      },
+      open: (waiting) => {
+        consumer.resumeTopic(topics.retry)
+        this.telemetry.parkingGate(false, waiting)
+      },
+    })
     this.retry = new StopAwareRetry(config.sinkBackoff, {
       failed: (what, e, attempt, retryInMs) => {
         if (attempt === 1 && retryInMs !== undefined) consumer.pause()

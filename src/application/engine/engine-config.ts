@@ -7,15 +7,20 @@ export interface EngineConfig {
   readonly flushIntervalMs: number
   /** Retry of a failed insert or publish: 1 s → 60 s by default. */
   readonly sinkBackoff: BackoffPolicy
-  /** Late dimension: parking attempts before the dead letter, and the delay before each. */
-  readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy }
+  /**
+   * Late dimension: parking attempts before the dead letter, the delay before each, and how many
+   * parked copies that are not due yet may wait in memory (beyond it the retry topic is paused).
+   */
+  readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy; readonly maxInMemory?: number }
 }
+
+export const DEFAULT_PARKING_MAX_IN_MEMORY = 10_000
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   maxBatchRows: 1000,
   flushIntervalMs: 5000,
   sinkBackoff: { initialMs: 1000, maxMs: 60_000 },
-  parking: { maxAttempts: 8, backoff: { initialMs: 5000, maxMs: 300_000 } },
+  parking: { maxAttempts: 8, backoff: { initialMs: 5000, maxMs: 300_000 }, maxInMemory: DEFAULT_PARKING_MAX_IN_MEMORY },
 }
 
 export interface EngineTopics {

@@ -81,6 +81,10 @@ export class EngineTelemetry {
     this.logger.info({ consumer: this.consumer, propertyObjectId, attempt }, 'parked for a late dimension')
   }
 
+  parkingGate(closed: boolean, waiting: number): void {
+    this.logger.info({ consumer: this.consumer, waiting }, closed ? 'parking full: retry topic paused' : 'parking has room: retry topic resumed')
+  }
+
   inserted(rows: readonly FactRow[], ingestionTime: Instant, seconds: number): void {
     let maxLag = 0
     const perTable = new Map<FactRow['table'], number>()

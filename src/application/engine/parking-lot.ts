@@ -1,9 +1,26 @@
 import type { Instant } from '../../domain/instant.js'
 import type { BrokerRecord, TopicPartition } from '../ports/broker.port.js'
 
-/** Parked copies read back from the retry topic before they are due, waiting in memory. */
+/** What the lot does when it fills up and when it has room again (pause/resume the retry topic). */
+export interface ParkingGate {
+  close(waiting: number): void
+  open(waiting: number): void
+}
+
+/**
+ * Parked copies read back from the retry topic before they are due, waiting in memory. At
+ * `capacity` the gate closes (the retry topic stops being fetched); once records fall due and
+ * leave, it opens again. A batch already fetched when the gate closed is still held, so the lot
+ * can exceed capacity by at most one broker batch.
+ */
 export class ParkingLot {
   private waiting: { readonly record: BrokerRecord; readonly dueAt: Instant }[] = []
+  private closed = false
+
+  constructor(
+    private readonly capacity: number,
+    private readonly gate: ParkingGate,
+  ) {}
 
   get size(): number {
     return this.waiting.length
@@ -11,12 +28,17 @@ export class ParkingLot {
 
   hold(record: BrokerRecord, dueAt: Instant): void {
     this.waiting.push({ record, dueAt })
+    if (!this.closed && this.waiting.length >= this.capacity) {
+      this.closed = true
+      this.gate.close(this.waiting.length)
+    }
   }
 
   /** Takes out every record due at `now`. */
   takeDue(now: Instant): BrokerRecord[] {
     const due = this.waiting.filter((w) => w.dueAt <= now).map((w) => w.record)
     if (due.length > 0) this.waiting = this.waiting.filter((w) => w.dueAt > now)
+    this.reopen()
     return due
   }
 
@@ -24,5 +46,13 @@ export class ParkingLot {
   revoke(partitions: readonly TopicPartition[]): void {
     const revoked = (r: BrokerRecord) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition)
     this.waiting = this.waiting.filter((w) => !revoked(w.record))
+    this.reopen()
+  }
+
+  private reopen(): void {
+    if (this.closed && this.waiting.length < this.capacity) {
+      this.closed = false
+      this.gate.open(this.waiting.length)
+    }
   }
 }

@@ -45,6 +45,12 @@ export interface BrokerConsumer {
   /** Stop fetching (all assigned partitions) until `resume`, e.g. while the store is down. */
   pause(): void
   resume(): void
+  /**
+   * Stop fetching one topic's partitions (e.g. the retry topic while parking is full) until
+   * `resumeTopic`; independent of pause()/resume(): a partition fetches when neither holds it.
+   */
+  pauseTopic(topic: string): void
+  resumeTopic(topic: string): void
   /** Leave the group. Uncommitted records stay for the next member. */
   stop(): Promise<void>
 }
