@@ -10,7 +10,7 @@ import { Harness, waitUntil } from '../../support/harness.js'
 
 // Spec §4 "rows the store rejects", on the real 18.16 server: a test database whose
 // session_facts.SourceEventId was narrowed from String to UUID refuses the three records whose
-// message id is not a UUID (server code 376, CANNOT_PARSE_UUID); the other 997 must land.
+// message id is not a UUID (18.16 answers code 27, CANNOT_PARSE_INPUT_ASSERTION_FAILED); the other 997 must land.
 const DATABASE = 'i8_store_rejected'
 const sessions = sessionEndedHandler()
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
@@ -52,7 +52,7 @@ describe('ClickHouse 18.16 refuses 3 rows of a batch of 1,000', () => {
     expect(dlq.map((r) => [r.headers['ce_id'], r.headers['dlq-reason']]).sort()).toEqual(
       [['not-a-uuid-3', 'store-rejected'], ['not-a-uuid-501', 'store-rejected'], ['not-a-uuid-998', 'store-rejected']],
     )
-    for (const r of dlq) expect(r.headers['dlq-detail']).toMatch(/^CLICKHOUSE_376: ClickHouse error 376: Code: 376/)
+    for (const r of dlq) expect(r.headers['dlq-detail']).toMatch(/^CLICKHOUSE_27: ClickHouse error 27: Code: 27, .*Cannot parse input.*SourceEventId/s)
     const partition = dlq[0]?.headers['dlq-source-partition']
     const topics = defaultTopics(sessions.topic, sessions.groupId)
     expect(h.broker.log.committedOffset(sessions.groupId, { topic: topics.source, partition: Number(partition) })).toBe(1000)
