@@ -7,6 +7,7 @@ import { IngestService } from '../application/ingest-service.js'
 import type { Broker } from '../application/ports/broker.port.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
+import { storeFreshness } from '../application/read/stage-freshness.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
@@ -67,7 +68,8 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   )
   c.bind(TOKENS.GetSessionMetrics).toDynamicValue((ctx) => getDeveloperSessionMetrics(ctx.get<ReadModel>(TOKENS.ReadModel)))
   c.bind(TOKENS.GetConversionFunnel).toDynamicValue((ctx) =>
-    getConversionFunnel(ctx.get<ReadModel>(TOKENS.ReadModel), ctx.get<IngestService>(TOKENS.IngestService).freshness),
+    // Freshness from the store: a host that runs no consumer marks stages as the ingesting ones do.
+    getConversionFunnel(ctx.get<ReadModel>(TOKENS.ReadModel), storeFreshness(storeOf(ctx).stageProgress, (stage) => ctx.get<EventHandler[]>(TOKENS.Handlers).some((h) => h.funnelStage === stage))),
   )
   return c
 }

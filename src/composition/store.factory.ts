@@ -1,5 +1,7 @@
 import type { DimensionReader } from '../application/ports/dimension-reader.port.js'
 import type { FactStore } from '../application/ports/fact-store.port.js'
+import type { StageProgressReader } from '../application/ports/stage-progress.port.js'
+import { InMemoryStageProgressReader } from '../adapters/memory/in-memory-stage-progress.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
 import { embeddedAdapters, serverAdapters, type ClickHouseAdapters } from '../adapters/clickhouse/clickhouse-adapters.factory.js'
 import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
@@ -16,6 +18,7 @@ export interface StoreAdapters {
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
+  readonly stageProgress: StageProgressReader
   /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
 }
@@ -36,6 +39,7 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
         factStore: new InMemoryFactStore(t),
         dimensionReader: new InMemoryDimensionReader(t),
         readModel: new InMemoryReadModel(t),
+        stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
       }
     }

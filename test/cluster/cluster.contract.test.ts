@@ -1,8 +1,9 @@
 import { afterAll } from 'vitest'
+import { stageProgressContract } from '../contract/stage-progress.contract.js'
 import { dimensionReaderContract } from '../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../contract/fact-store.contract.js'
 import { viewMergeContract } from '../contract/view-merge.contract.js'
-import { dimensionReaderFixture, factStoreFixture } from '../support/clickhouse.js'
+import { dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../support/clickhouse.js'
 import { clusterSession } from '../support/clickhouse-cluster.js'
 
 // The same contracts as the single server, through the Distributed tables of the local cluster
@@ -13,3 +14,4 @@ afterAll(() => session.close())
 factStoreContract('ClickHouse cluster (Distributed over Replicated)', () => factStoreFixture(session))
 viewMergeContract('ClickHouse cluster (Distributed over Replicated)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse cluster (Distributed over Replicated)', () => dimensionReaderFixture(session))
+stageProgressContract('ClickHouse cluster (Distributed over Replicated)', () => stageProgressFixture(session))

@@ -10,6 +10,8 @@ import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
 import type { DimensionReaderFixture } from '../contract/dimension-reader.contract.js'
+import type { StageProgressFixture } from '../contract/stage-progress.contract.js'
+import { ClickHouseStageProgressReader } from '../../src/adapters/clickhouse/clickhouse-stage-progress.js'
 import type { FactStoreFixture } from '../contract/fact-store.contract.js'
 
 export const DATABASE = 'pin_dev_stats'
@@ -54,6 +56,11 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
 export const factStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
   await resetDatabase(session)
   return { store: new ClickHouseFactStore(session), readModel: new ClickHouseReadModel(session), forceMerge: () => forceMerge(session) }
+}
+
+export const stageProgressFixture = async (session: ClickHouseSession): Promise<StageProgressFixture> => {
+  await resetDatabase(session)
+  return { store: new ClickHouseFactStore(session), progress: new ClickHouseStageProgressReader(session) }
 }
 
 export const dimensionReaderFixture = async (session: ClickHouseSession): Promise<DimensionReaderFixture> => {

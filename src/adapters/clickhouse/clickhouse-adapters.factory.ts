@@ -1,5 +1,7 @@
 import type { DimensionReader } from '../../application/ports/dimension-reader.port.js'
 import type { FactStore } from '../../application/ports/fact-store.port.js'
+import type { StageProgressReader } from '../../application/ports/stage-progress.port.js'
+import { ClickHouseStageProgressReader } from './clickhouse-stage-progress.js'
 import type { ReadModel } from '../../application/ports/read-model.port.js'
 import { ClickHouseDimensionReader } from './clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from './clickhouse-fact-store.js'
@@ -14,6 +16,7 @@ export interface ClickHouseAdapters {
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
+  readonly stageProgress: StageProgressReader
 }
 
 const over = (session: ClickHouseSession): ClickHouseAdapters => ({
@@ -21,6 +24,7 @@ const over = (session: ClickHouseSession): ClickHouseAdapters => ({
   factStore: new ClickHouseFactStore(session),
   dimensionReader: new ClickHouseDimensionReader(session),
   readModel: new ClickHouseReadModel(session),
+  stageProgress: new ClickHouseStageProgressReader(session),
 })
 
 /** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */

@@ -3,6 +3,8 @@ import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { toTableRow } from './clickhouse-row.mapper.js'
+import { progressRow } from './clickhouse-stage-progress.js'
+import { stageProgressOf } from '../../domain/stage-progress.js'
 
 /**
  * Append-only: one JSONEachRow insert per target table, never an update or delete. A failure
@@ -21,5 +23,7 @@ export class ClickHouseFactStore implements FactStore {
       byTable.set(table, group)
     }
     for (const [table, values] of byTable) await this.session.insert(table, values)
+    // After the funnel rows: progress never claims rows that are not stored yet.
+    await this.session.insert('funnel_progress', stageProgressOf(rows, ingestionTime).map(progressRow))
   }
 }

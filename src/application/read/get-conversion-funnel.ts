@@ -26,10 +26,11 @@ export const getConversionFunnel =
   ): Promise<E.Either<AccessDenied, readonly FunnelStageReport[]>> => {
     if (!actor?.developerId) return E.left(accessDenied)
     const counts = await readModel.funnelCounts(actor.developerId, range, filter)
+    const sources = await Promise.all(FUNNEL_STAGES.map(async (stage) => freshness(stage)))
     let previous: number | undefined
     return E.right(
-      FUNNEL_STAGES.map((stage) => {
-        const source = freshness(stage)
+      FUNNEL_STAGES.map((stage, i) => {
+        const source = sources[i] ?? { enabled: false }
         if (!source.enabled) return { stage, count: 0, status: 'no-source', conversionFromPrevious: undefined }
         const count = counts[stage]
         const conversion = previous === undefined || previous === 0 ? undefined : count / previous

@@ -6,8 +6,9 @@ import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-sessi
 import type { Dialect } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { stageProgressContract } from '../../contract/stage-progress.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
-import { DATABASE, dimensionReaderFixture, factStoreFixture } from '../../support/clickhouse.js'
+import { DATABASE, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
 // the inline renderer forced, so the 18.16 fallback path is proven on a current ClickHouse too.
@@ -22,6 +23,7 @@ const suite = (dialect: Dialect) =>
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
+    stageProgressContract(`embedded chdb (${dialect})`, () => stageProgressFixture(session))
   })
 
 suite('bound')

@@ -1,9 +1,10 @@
 import { afterAll } from 'vitest'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
+import { stageProgressContract } from '../../contract/stage-progress.contract.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
-import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture } from '../../support/clickhouse.js'
+import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
@@ -12,3 +13,4 @@ afterAll(() => session.close())
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
+stageProgressContract('ClickHouse server (HTTP)', () => stageProgressFixture(session))

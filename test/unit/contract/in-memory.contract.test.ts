@@ -5,6 +5,8 @@ import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
+import { stageProgressContract } from '../../contract/stage-progress.contract.js'
+import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
 const inMemory = async () => {
@@ -17,4 +19,9 @@ viewMergeContract('in-memory', inMemory)
 dimensionReaderContract('in-memory', async () => {
   const tables = new InMemoryTables()
   return { store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables) }
+})
+
+stageProgressContract('in-memory', async () => {
+  const tables = new InMemoryTables()
+  return { store: new InMemoryFactStore(tables), progress: new InMemoryStageProgressReader(tables) }
 })
