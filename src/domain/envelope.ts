@@ -41,29 +41,45 @@ const parseJson = (value: Uint8Array | null): E.Either<Poison, unknown> => {
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined
 
-const contextFrom = (get: (name: string) => unknown): E.Either<Poison, EventContext> => {
-  const messageId = text(get('id'))?.trim()
-  if (!messageId) return E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
+/** EventContext field ← CloudEvents attribute name ← its binary-mode header(s). */
+const ATTRIBUTES: readonly (readonly [keyof EventContext, string, string, string | undefined])[] = (
+  [
+    ['type', 'type'],
+    ['source', 'source'],
+    ['time', 'time'],
+    ['subject', 'subject'],
+    ['aggregateType', 'aggregatetype'],
+    ['aggregateVersion', 'aggregateversion'],
+    ['contractVersion', 'contractversion'],
+    ['traceparent', 'traceparent'],
+    ['tracestate', 'tracestate'],
+  ] as const
+  // W3C trace context may come as its own header (`traceparent`) instead of `ce_traceparent`.
+).map(([field, attribute]) => [field, attribute, `ce_${attribute}`, attribute.startsWith('trace') ? attribute : undefined] as const)
+
+const missingId = (): E.Either<Poison, EventContext> => E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
+
+const contextFromHeaders = (headers: Readonly<Record<string, string>>): E.Either<Poison, EventContext> => {
+  const messageId = text(headers['ce_id'])?.trim()
+  if (!messageId) return missingId()
   const context: Record<string, string> = { messageId }
-  for (const [field, attribute] of ATTRIBUTES) {
-    const value = text(get(attribute))
+  for (const [field, , header, plain] of ATTRIBUTES) {
+    const value = text(headers[header] ?? (plain === undefined ? undefined : headers[plain]))
     if (value !== undefined) context[field] = value
   }
   return E.right(context as unknown as EventContext)
 }
 
-/** EventContext field ← CloudEvents attribute name. */
-const ATTRIBUTES: readonly (readonly [keyof EventContext, string])[] = [
-  ['type', 'type'],
-  ['source', 'source'],
-  ['time', 'time'],
-  ['subject', 'subject'],
-  ['aggregateType', 'aggregatetype'],
-  ['aggregateVersion', 'aggregateversion'],
-  ['contractVersion', 'contractversion'],
-  ['traceparent', 'traceparent'],
-  ['tracestate', 'tracestate'],
-]
+const contextFromBody = (body: Readonly<Record<string, unknown>>): E.Either<Poison, EventContext> => {
+  const messageId = text(body['id'])?.trim()
+  if (!messageId) return missingId()
+  const context: Record<string, string> = { messageId }
+  for (const [field, attribute] of ATTRIBUTES) {
+    const value = text(body[attribute])
+    if (value !== undefined) context[field] = value
+  }
+  return E.right(context as unknown as EventContext)
+}
 
 /** Kafka header names are case-sensitive; CloudEvents' are lower case. Copies only when needed. */
 const lowerCaseKeys = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
@@ -85,17 +101,17 @@ export const decodeEnvelope = (raw: RawEvent): E.Either<Poison, DecodedEnvelope>
   return structured ? decodeStructured(raw.value) : decodeBinary(headers, raw.value)
 }
 
-const decodeBinary = (headers: Readonly<Record<string, string>>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> =>
-  E.flatMap(parseJson(value), (payload) =>
-    E.map((context: EventContext): DecodedEnvelope => ({ context, payload }))(
-      contextFrom((name) => headers[`ce_${name}`] ?? (name.startsWith('trace') ? headers[name] : undefined)),
-    ),
-  )
+const decodeBinary = (headers: Readonly<Record<string, string>>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {
+  const payload = parseJson(value)
+  if (E.isLeft(payload)) return payload
+  const context = contextFromHeaders(headers)
+  return E.isLeft(context) ? context : E.right({ context: context.right, payload: payload.right })
+}
 
-const decodeStructured = (value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> =>
-  E.flatMap(parseJson(value), (body) => {
-    if (!isRecord(body)) return E.left(poison('undecodable', 'structured CloudEvent is not a JSON object'))
-    return E.map((context: EventContext): DecodedEnvelope => ({ context, payload: body['data'] }))(
-      contextFrom((name) => body[name]),
-    )
-  })
+const decodeStructured = (value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {
+  const body = parseJson(value)
+  if (E.isLeft(body)) return body
+  if (!isRecord(body.right)) return E.left(poison('undecodable', 'structured CloudEvent is not a JSON object'))
+  const context = contextFromBody(body.right)
+  return E.isLeft(context) ? context : E.right({ context: context.right, payload: body.right['data'] })
+}

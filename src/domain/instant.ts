@@ -23,7 +23,8 @@ export const parseInstant = (text: string): Instant | undefined => {
   const second = Number(s)
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined
   if (day > daysIn(year, month)) return undefined
-  const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0
+  // Milliseconds are the first three fraction digits (truncated, as the platform's parser does).
+  const ms = frac ? Number(frac.length >= 3 ? frac.slice(0, 3) : frac.padEnd(3, '0')) : 0
   // Date.UTC maps years 0-99 to 1900-1999; shift such years by 400 (one Gregorian cycle) and back.
   const small = year < 100
   const utc = Date.UTC(small ? year + 400 : year, month - 1, day, hour, minute, second, ms) - (small ? CYCLE_400_MS : 0)
