@@ -24,14 +24,16 @@ const headerText = (v: unknown): string | undefined => {
   if (v == null) return undefined
   if (Array.isArray(v)) return headerText(v.at(-1)) // a repeated header: the last value wins
   if (typeof v === 'string') return v
+  if (Buffer.isBuffer(v)) return v.toString('utf8') // what both clients hand over: no wrapper needed
   if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8')
   return String(v)
 }
 
 export const headersOf = (raw: Readonly<Record<string, unknown>> | undefined): Record<string, string> => {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(raw ?? {})) {
-    const text = headerText(v)
+  // Runs for every record: a plain loop, no entries array.
+  for (const k in raw) {
+    const text = headerText(raw[k])
     if (text !== undefined) out[k] = text
   }
   return out
