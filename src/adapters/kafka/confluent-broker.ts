@@ -6,6 +6,7 @@ import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
+import { CONFLUENT_FETCH_SETTINGS } from './fetch-settings.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
 } from './kafka-options.js'
@@ -90,6 +91,7 @@ export class ConfluentBroker implements Broker {
         heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
         maxWaitTimeInMs: maxWaitMs,
       },
+      ...CONFLUENT_FETCH_SETTINGS,
       // Awaited by the client before it unassigns: the engine drops the partitions' offsets first.
       rebalance_cb: async (err: { code: number }, assignment: TopicPartition[]) => {
         if (err.code === ASSIGN) {
