@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { createWriteStream } from 'node:fs'
+import { createWriteStream, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
@@ -13,12 +13,21 @@ import { serverSession } from '../../src/adapters/clickhouse/server-session.fact
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
 import { peakRss } from './rss.js'
 
-// Contenders (b) and (c): the service as `npm start` runs it (src/main.ts under tsx, default
-// settings), with only the session-ended consumer pointed at the bench topic, and a database of
+// Contenders (b) and (c): the service as `npm start` runs it (package.json's command line and
+// default settings), with only the session-ended consumer pointed at the bench topic, and a database of
 // its own. Every consumer gets a group of its own (and so its own retry topic), so that no other
-// `npm start` on the same broker joins its groups and stalls it in a rebalance. Spawned as `node --import tsx` so that its pid is the service itself.
+// `npm start` on the same broker joins its groups and stalls it in a rebalance. The command runs
+// without npm in between, so that the child's pid is the service itself (its RSS is the figure). Spawned as `node --import tsx` so that its pid is the service itself.
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+
+/** The node flags and entry point of package.json's `start` ("node <flags> src/main.ts"). */
+const startArgs = (): string[] => {
+  const script = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const [command, ...args] = script.trim().split(/\s+/)
+  if (command !== 'node') throw new Error(`bench:e2e runs npm start's command itself and expects it to start with node: "${script}"`)
+  return args
+}
 
 export interface ServiceSpec {
   readonly client: 'kafkajs' | 'confluent'
@@ -73,7 +82,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const config = loadConfig(env)
   const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
   const startedAt = performance.now()
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...profile, ...startArgs()], {
     cwd: repo,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
