@@ -21,16 +21,21 @@ const fmt = (n: number | undefined, digits = 1) => (n === undefined ? '-' : n.to
 export const printTable = (lines: readonly Line[], o: BenchOptions): void => {
   const reference = lines.find((l) => l.label.startsWith('ClickHouse'))
   const rate = (l: Line) => l.n / l.seconds
-  const mode = o.steady > 0 ? `steady ${o.steady.toLocaleString('en')} records/s for ${o.seconds} s` : `backlog of ${o.records.toLocaleString('en')} records`
+  const steady = o.steady > 0
+  const mode = steady ? `steady ${o.steady.toLocaleString('en')} records/s for ${o.seconds} s` : `backlog of ${o.records.toLocaleString('en')} records`
   console.log(`\n${mode}, ${lines[0]?.n.toLocaleString('en')} session-ended records with CloudEvents headers, 3 partitions\n`)
-  console.log('| consumer | time s | records/s | vs engine | peak RSS MB | startup s | rows (with redeliveries) | every record once | p50 / p99 latency s |')
-  console.log('|---|---|---|---|---|---|---|---|---|')
+  // In steady mode the producer sets the pace: time and records/s say nothing, latency does.
+  console.log(steady
+    ? '| consumer | peak RSS MB | startup s | rows (with redeliveries) | every record once | p50 / p99 latency s |\n|---|---|---|---|---|---|'
+    : '| consumer | time s | records/s | vs engine | peak RSS MB | startup s | rows (with redeliveries) | every record once |\n|---|---|---|---|---|---|---|---|')
   for (const l of lines) {
     const ratio = reference ? `${(rate(l) / rate(reference)).toFixed(2)}×` : '-'
     const rss = l.rssMb === undefined ? '(in the server)' : l.rssMb.toFixed(0)
     const once = l.exactlyOnce ? 'yes' : `NO (${l.missing} missing)`
-    const latency = l.p50 === undefined ? '-' : `${fmt(l.p50)} / ${fmt(l.p99)}`
-    console.log(`| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | ${rss} | ${fmt(l.startup)} | ${l.rows.toLocaleString('en')} | ${once} | ${latency} |`)
+    const common = `${rss} | ${fmt(l.startup)} | ${l.rows.toLocaleString('en')} | ${once}`
+    console.log(steady
+      ? `| ${l.label} | ${common} | ${fmt(l.p50)} / ${fmt(l.p99)} |`
+      : `| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | ${common} |`)
   }
-  if (o.steady > 0) console.log('\nlatency: a record\'s IngestionTime (whole seconds, rounded up) minus its scheduled send time')
+  if (steady) console.log('\nlatency: a record\'s IngestionTime (whole seconds, rounded up) minus its scheduled send time')
 }
