@@ -11,11 +11,12 @@ import { retriable } from '../ports/retriable.js'
 import { StoreError } from '../ports/store-error.js'
 import type { Tracer } from '../ports/tracer.port.js'
 import { arrivalLagsOf } from './arrival-lag.js'
-import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig, type EngineTopics } from './engine-config.js'
+import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig, type EngineTopics } from './engine-config.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
 import { insertIsolating } from './isolating-insert.js'
 import { OffsetTracker } from './offset-tracker.js'
+import { OrderedFlushes } from './ordered-flushes.js'
 import { ParkingLot } from './parking-lot.js'
 import { PendingBatch, type BatchEntry } from './pending-batch.js'
 import { enrichOutcome, stepOf, type EnrichRequest } from './record-step.js'
@@ -46,7 +47,7 @@ interface Waiting {
  * The one consumer engine every handler plugs into: per record a pure step (record-step), per
  * batch insert (isolating rows the store refuses), publish dead letters and parked copies, and
  * only then commit. All work runs on one serial lane, so a batch, a timer tick and a revocation
- * never interleave.
+ * never interleave; only the inserts of sealed batches overlap (ordered-flushes).
  */
 export class ConsumerEngine {
   readonly stats = new EngineStats()
@@ -54,6 +55,11 @@ export class ConsumerEngine {
   private readonly retry: StopAwareRetry
   private readonly parking: ParkingLot
   private readonly tracker = new OffsetTracker()
+  private readonly flushes: OrderedFlushes
+  /** Sink operations retrying now: the consumer stays paused until the last one settles. */
+  private failing = 0
+  /** abort(): batches still inserting must not commit, as in a killed process. */
+  private aborted = false
   private batch = new PendingBatch()
   private lane: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
@@ -61,6 +67,7 @@ export class ConsumerEngine {
 
   constructor(private readonly deps: EngineDeps) {
     const { consumer, clock, metrics, logger, handler, config, topics } = deps
+    this.flushes = new OrderedFlushes(config.flushesInFlight ?? DEFAULT_FLUSHES_IN_FLIGHT)
     this.telemetry = new EngineTelemetry(this.stats, metrics, logger, handler.name)
     this.parking = new ParkingLot(config.parking.maxInMemory ?? DEFAULT_PARKING_MAX_IN_MEMORY, {
       close: (waiting) => {
@@ -74,11 +81,12 @@ export class ConsumerEngine {
     })
     this.retry = new StopAwareRetry(config.sinkBackoff, {
       failed: (what, e, attempt, retryInMs) => {
-        if (attempt === 1 && retryInMs !== undefined) consumer.pause()
+        if (attempt === 1 && retryInMs !== undefined && this.failing++ === 0) consumer.pause()
         this.telemetry.sinkFailed(what, e, attempt, retryInMs, clock.now())
       },
       settled: () => {
-        consumer.resume()
+        this.failing = Math.max(0, this.failing - 1)
+        if (this.failing === 0) consumer.resume()
         this.telemetry.sinkSettled()
       },
     })
@@ -104,7 +112,7 @@ export class ConsumerEngine {
     const { consumer, topics, config } = this.deps
     await consumer.run([topics.source, topics.retry], {
       onBatch: (records) => this.serial(() => this.accept(records)),
-      onRevoked: (partitions) => this.serial(async () => this.revoke(partitions)),
+      onRevoked: (partitions) => this.serial(() => this.revoke(partitions)),
     })
     this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4)))
   }
@@ -112,12 +120,13 @@ export class ConsumerEngine {
   /** Flushes what is pending (abandoning it if the store stays down), then leaves the group. */
   async stop(): Promise<void> {
     this.halt()
-    await this.serial(() => this.flush()).catch((e) => this.abandoned(e))
+    await this.serial(() => this.flushAll()).catch((e) => this.abandoned(e))
     await this.deps.consumer.stop()
   }
 
   /** Stops at once, as a killed process would: nothing pending is flushed or committed. */
   abort(): void {
+    this.aborted = true
     this.halt()
   }
 
@@ -125,7 +134,7 @@ export class ConsumerEngine {
   drain(): Promise<void> {
     return this.serial(async () => {
       await this.releaseDue()
-      await this.flush()
+      await this.flushAll()
     })
   }
 
@@ -237,11 +246,26 @@ export class ConsumerEngine {
     }
   }
 
+  /**
+   * Seals the pending batch and starts making it durable; the lane goes on taking records while
+   * up to flushesInFlight batches insert. Commits still follow inserts, strictly in batch order.
+   */
   private async flush(): Promise<void> {
     const batch = this.batch
     this.batch = new PendingBatch()
     if (batch.size === 0) return
-    const { producer, consumer, clock, config } = this.deps
+    await this.flushes.add(this.durable(batch), () => this.commitAfter(batch), (e) => this.abandoned(e))
+  }
+
+  /** Flushes and waits until every sealed batch is committed (or abandoned). */
+  private async flushAll(): Promise<void> {
+    await this.flush()
+    await this.flushes.settled()
+  }
+
+  /** Inserts a batch's rows (isolating rows the store refuses), then publishes its side records. */
+  private async durable(batch: PendingBatch): Promise<void> {
+    const { producer, clock, config } = this.deps
     for (const chunk of batch.chunks(config.maxBatchRows)) {
       for (const { unit, error } of await insertIsolating(chunk, (part) => this.insert(part, batch.traceparents))) {
         this.deadLetter(batch, unit.record, storeRejected(error), clock.now(), true)
@@ -249,6 +273,12 @@ export class ConsumerEngine {
     }
     this.telemetry.batch(batch.rowCount)
     if (batch.outbound.length > 0) await this.retry.run('publish', () => producer.publish(batch.outbound))
+  }
+
+  /** Runs once this batch and every earlier one are durable: its offsets are done, commit what is contiguous. */
+  private async commitAfter(batch: PendingBatch): Promise<void> {
+    const { consumer, clock } = this.deps
+    if (this.aborted) return
     this.telemetry.arrived(arrivalLagsOf(batch.settled, this.deps.topics.source, clock.now()))
     for (const r of batch.settled) this.tracker.done(r)
     const commits = this.tracker.committable()
@@ -280,7 +310,9 @@ export class ConsumerEngine {
     this.telemetry.inserted(rows, at, (performance.now() - started) / 1000)
   }
 
-  private revoke(partitions: readonly TopicPartition[]): void {
+  /** Batches in flight finish first: their records' offsets are still ours to commit. */
+  private async revoke(partitions: readonly TopicPartition[]): Promise<void> {
+    await this.flushes.settled()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
   }

@@ -12,7 +12,11 @@ export interface EngineConfig {
    * parked copies that are not due yet may wait in memory (beyond it the retry topic is paused).
    */
   readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy; readonly maxInMemory?: number }
+  /** Sealed batches whose inserts may run at once (commits stay in order); 1 = one at a time. */
+  readonly flushesInFlight?: number
 }
+
+export const DEFAULT_FLUSHES_IN_FLIGHT = 3
 
 export const DEFAULT_PARKING_MAX_IN_MEMORY = 10_000
 
