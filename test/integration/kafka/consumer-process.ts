@@ -7,6 +7,10 @@
 //   KILL_AFTER_INSERT=1     SIGKILL itself right after the store confirmed an insert, before the commit
 //   MAX_BATCH_ROWS          engine flush size (default 200)
 //   STORE_DELAY_MS          a slow store: wait this long before each insert (default 0)
+//   FLUSHES_IN_FLIGHT       sealed batches inserting at once (engine default otherwise)
+//   KILL_WITH_INSERTS_IN_FLIGHT=N  SIGKILL itself once N inserts are unconfirmed at once, after N
+//                           were confirmed; a random part of STORE_DELAY_MS comes before and one
+//                           after each insert, so some of the killed ones are stored, unconfirmed
 // Prints "ready" once its consumer joined the group; SIGTERM stops gracefully.
 import { Registry } from 'prom-client'
 import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.js'
@@ -37,9 +41,25 @@ const store: FactStore =
   config.store === 'clickhouse' ? storeFor(config, () => new InMemoryTables()).factStore : new FileFactStore(env('STORE_FILE'))
 const killAfterInsert = process.env.KILL_AFTER_INSERT === '1'
 const storeDelayMs = Number(process.env.STORE_DELAY_MS ?? 0)
+const killWithInFlight = Number(process.env.KILL_WITH_INSERTS_IN_FLIGHT ?? 0)
+const inserts = { inFlight: 0, confirmed: 0 }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const broker = kafkaBroker(adapter)
 const consumer = broker.consumer(handler.groupId)
 const logger = new RecordingLogger()
+
+const appendThenMaybeDie = async (rows: Parameters<FactStore['append']>[0], at: number): Promise<void> => {
+  inserts.inFlight++
+  if (inserts.inFlight >= killWithInFlight && inserts.confirmed >= killWithInFlight) {
+    process.stdout.write(`killing myself with ${inserts.inFlight} inserts in flight\n`)
+    process.kill(process.pid, 'SIGKILL')
+  }
+  await sleep(Math.random() * storeDelayMs)
+  await store.append(rows, at)
+  await sleep(Math.random() * storeDelayMs)
+  inserts.inFlight--
+  inserts.confirmed++
+}
 
 const engine = new ConsumerEngine({
   handler,
@@ -48,7 +68,8 @@ const engine = new ConsumerEngine({
   producer: broker.producer(),
   store: {
     append: async (rows, at) => {
-      if (storeDelayMs > 0) await new Promise((r) => setTimeout(r, storeDelayMs))
+      if (killWithInFlight > 0) return appendThenMaybeDie(rows, at)
+      if (storeDelayMs > 0) await sleep(storeDelayMs)
       await store.append(rows, at)
       if (killAfterInsert) {
         process.stdout.write(`killing myself after an insert of ${rows.length} rows, before its commit\n`)
@@ -63,6 +84,7 @@ const engine = new ConsumerEngine({
   tracer: new OtelTracer(),
   config: {
     maxBatchRows: Number(process.env.MAX_BATCH_ROWS ?? 200),
+    ...(process.env.FLUSHES_IN_FLIGHT ? { flushesInFlight: Number(process.env.FLUSHES_IN_FLIGHT) } : {}),
     flushIntervalMs: 100,
     sinkBackoff: { initialMs: 50, maxMs: 500 },
     parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } },
