@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Broker, BrokerConsumer, OutboundRecord } from '../../src/application/ports/broker.port.js'
-import type { ConsumerLagReader } from '../../src/application/ports/consumer-lag.port.js'
+import type { ConsumerLagReader, PartitionLag } from '../../src/application/ports/consumer-lag.port.js'
 import { eventually } from './broker.contract.js'
 
 /** What the contract needs: a broker to produce and commit through, and its lag reader. */
@@ -14,6 +14,20 @@ export interface LagReaderUnderTest {
 
 const unique = (what: string) => `lag-${what}-${randomUUID().slice(0, 8)}`
 const record = (topic: string, i: number): OutboundRecord => ({ topic, key: new TextEncoder().encode(`k${i}`), value: null, headers: {} })
+
+/**
+ * Reads until `done` holds or 10 s passed, then returns the last read: librdkafka may resolve a
+ * commit before the group coordinator serves it to another client's admin request.
+ */
+const settled = async (read: () => Promise<readonly PartitionLag[]>, done: (l: readonly PartitionLag[]) => boolean) => {
+  const deadline = Date.now() + 10_000
+  let last = await read()
+  while (!done(last) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100))
+    last = await read()
+  }
+  return last
+}
 
 /** One contract for every ConsumerLagReader: in-memory, kafkajs admin, librdkafka admin. */
 export const consumerLagContract = (name: string, make: () => Promise<LagReaderUnderTest> | LagReaderUnderTest) => {
@@ -48,12 +62,12 @@ export const consumerLagContract = (name: string, make: () => Promise<LagReaderU
       })
       await eventually(() => received >= 5, 30_000, '5 records')
       await consumer.commit([{ topic, partition: 0, offset: '2' }])
-      expect(await sut.reader.lagOf(group, [topic, retry])).toEqual([
+      expect(await settled(() => sut.reader.lagOf(group, [topic, retry]), (l) => l[0]?.committed === 2)).toEqual([
         { topic, partition: 0, end: 5, committed: 2, lag: 3 },
         { topic: retry, partition: 0, end: 0, committed: 0, lag: 0 },
       ])
       await consumer.commit([{ topic, partition: 0, offset: '5' }])
-      expect(await sut.reader.lagOf(group, [topic])).toEqual([{ topic, partition: 0, end: 5, committed: 5, lag: 0 }])
+      expect(await settled(() => sut.reader.lagOf(group, [topic]), (l) => l[0]?.committed === 5)).toEqual([{ topic, partition: 0, end: 5, committed: 5, lag: 0 }])
     })
   })
 }
