@@ -85,6 +85,8 @@ export class ConfluentBroker implements Broker {
     const consumer = this.kafka.consumer({
       kafkaJS: {
         groupId,
+        // `roundrobin`: the protocol kafkajs members speak too (shared-assigner.ts).
+        partitionAssigners: [confluentClient().KafkaJS.PartitionAssigners.roundRobin],
         fromBeginning: true,
         autoCommit: false,
         sessionTimeout: sessionTimeoutMs,

@@ -12,6 +12,7 @@ import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
 } from './kafka-options.js'
 import { topicMessagesOf } from './kafka-records.js'
+import { librdkafkaRoundRobin } from './shared-assigner.js'
 
 const { Kafka, logLevel } = kafkajs
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
@@ -93,6 +94,8 @@ export class KafkaJsBroker implements Broker {
   private driverConsumer(groupId: string, sessionTimeout: number, maxWaitTimeInMs: number, hooks: RebalanceHooks): DriverConsumer {
     const consumer: Consumer = this.kafka.consumer({
       groupId,
+      // The protocol librdkafka members speak too (shared-assigner.ts).
+      partitionAssigners: [librdkafkaRoundRobin],
       sessionTimeout,
       rebalanceTimeout: Math.max(sessionTimeout, 10_000),
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
