@@ -5,6 +5,7 @@ import { confluentClient, type ConfluentModule } from './confluent-client.js'
 import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
+import { confluentLogger } from './kafka-client-logs.js'
 import { brokerError } from './kafka-errors.js'
 import { CONFLUENT_FETCH_SETTINGS } from './fetch-settings.js'
 import {
@@ -35,7 +36,10 @@ export class ConfluentBroker implements Broker {
   private get kafka(): ConfluentKafka {
     const { Kafka, logLevel } = confluentClient().KafkaJS
     this.client ??= new Kafka({
-      kafkaJS: { clientId: this.options.clientId, brokers: [...this.options.brokers], logLevel: logLevel.ERROR, connectionTimeout: 3000 },
+      kafkaJS: {
+        clientId: this.options.clientId, brokers: [...this.options.brokers], logLevel: logLevel.ERROR, connectionTimeout: 3000,
+        logger: confluentLogger(this.options.logger, logLevel.ERROR),
+      },
     })
     return this.client
   }

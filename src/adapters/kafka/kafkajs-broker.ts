@@ -1,12 +1,12 @@
 import kafkajs from 'kafkajs'
-import type { Consumer, Kafka as KafkaClient, LogEntry, Producer } from 'kafkajs'
-import type { Logger } from '../../application/ports/logger.port.js'
+import type { Consumer, Kafka as KafkaClient, Producer } from 'kafkajs'
 import type {
   Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
 } from '../../application/ports/broker.port.js'
 import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
+import { kafkaJsLogCreator } from './kafka-client-logs.js'
 import { brokerError } from './kafka-errors.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
@@ -16,15 +16,6 @@ import { librdkafkaRoundRobin } from './shared-assigner.js'
 
 const { Kafka, logLevel } = kafkajs
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
-
-// Errors kafkajs logs on every rebalance or broker start; it retries them itself.
-const ROUTINE = /rebalanc|coordinator is loading|not the correct coordinator|not aware of this topic/i
-
-const logCreator = (logger: Logger | undefined) => () => (entry: LogEntry) => {
-  const { message, error, ...fields } = entry.log
-  if (!logger || ROUTINE.test(`${String(error ?? '')} ${message}`)) return
-  logger.warn({ client: 'kafkajs', namespace: entry.namespace, error: String(error ?? ''), broker: String(fields['broker'] ?? '') }, message)
-}
 
 const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
   Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
@@ -43,7 +34,7 @@ export class KafkaJsBroker implements Broker {
       clientId: options.clientId,
       brokers: [...options.brokers],
       logLevel: logLevel.ERROR,
-      logCreator: logCreator(options.logger),
+      logCreator: kafkaJsLogCreator(options.logger),
       connectionTimeout: 3000,
       retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
     })
