@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
 import type { IngestService } from '../../../src/application/ingest-service.js'
@@ -49,6 +51,18 @@ describe('ops HTTP endpoints of the composed service (in-memory broker and store
     expect(text).toMatch(/^dev_stats_retrying_seconds\{consumer="session-ended"\} 0$/m)
     expect(text).toMatch(/^dev_stats_consumer_joined\{consumer="session-ended"\} 1$/m)
     expect((await fetch(`${url}/nowhere`)).status).toBe(404)
+  })
+
+  it('exports every metric the shipped alert rules use', async () => {
+    const port = await freePort()
+    const container = createContainer(loadConfig({ DEV_STATS_HTTP_PORT: String(port), DEV_STATS_HTTP_HOST: '127.0.0.1', DEV_STATS_LOG_LEVEL: 'silent' }))
+    const ops = await startOps(container)
+    cleanup.push(async () => ops?.close())
+    const exported = new Set([...(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]))
+    const rules = readFileSync(fileURLToPath(new URL('../../../ops/prometheus/dev-stats.rules.yml', import.meta.url)), 'utf8')
+    const used = new Set([...rules.matchAll(/\b(dev_stats_[a-z_]+)/g)].map((m) => (m[1] as string).replace(/_(bucket|count|sum)$/, '')))
+    expect(used.size).toBeGreaterThanOrEqual(5)
+    expect([...used].filter((name) => !exported.has(name))).toEqual([])
   })
 
   it('is off with DEV_STATS_HTTP_PORT=0 and rejects an invalid port naming the setting', async () => {
