@@ -3,6 +3,7 @@ import * as t from 'io-ts'
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
 import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
+import { DEFAULT_VIEW_SOURCES, UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {
@@ -18,6 +19,8 @@ export interface IngestConfig {
   readonly engine: EngineConfig
   /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */
   readonly topics: ConsumerOverrides
+  /** DEV_STATS_VIEW_SOURCES: the ViewSource values classified as known (others: Unknown, raw value kept). */
+  readonly viewSources: readonly string[]
   /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
   readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number; readonly lagIntervalMs: number }
 }
@@ -111,6 +114,16 @@ const host = (env: Env, name: string, fallback: string): string => {
   return raw
 }
 
+/** A comma list of names such as `Catalog,Search`; `Unknown` is the classification of the others, never a known value. */
+const viewSources = (env: Env, name: string, fallback: readonly string[]): readonly string[] => {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const list = raw.split(',').map((s) => s.trim())
+  const bad = list.filter((s) => !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(s) || s === UNKNOWN_VIEW_SOURCE)
+  if (bad.length > 0) throw new ConfigError(name, `must be a comma list of names [A-Za-z][A-Za-z0-9_-]* other than ${UNKNOWN_VIEW_SOURCE}, got "${raw}"`)
+  return [...new Set(list)]
+}
+
 export const loadConfig = (env: Env = process.env): IngestConfig => {
   const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
   const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
@@ -133,6 +146,7 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
     embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
     // the feature flag dev-stats.funnel.enabled, off by default
     funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
+    viewSources: viewSources(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
     logLevel: oneOf(env, 'DEV_STATS_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'silent'], 'info'),
     engine: {
       maxBatchRows: int(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),

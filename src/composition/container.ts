@@ -21,7 +21,7 @@ import { loadConfig, type IngestConfig } from './config.js'
 import { TOKENS } from './tokens.js'
 
 const handlersOf = (config: IngestConfig): EventHandler[] =>
-  consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId))
+  consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId, { viewSources: config.viewSources }))
 
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
   const config = ctx.get<IngestConfig>(TOKENS.Config)

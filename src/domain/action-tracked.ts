@@ -10,7 +10,7 @@ import { checkEventTime } from './event-time.js'
 import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
 import { viewFactRow, type ViewFactRow } from './view-fact.js'
-import { classifyViewSource } from './view-source.js'
+import { classifyViewSource, DEFAULT_VIEW_SOURCES, type ClassifiedViewSource } from './view-source.js'
 
 export const VIEW_ACTION = 'ViewPropertyObject'
 
@@ -28,10 +28,14 @@ export const ViewActionPayload = t.intersection([
 export type ViewActionPayload = t.TypeOf<typeof ViewActionPayload>
 
 export type ActionDecision =
-  | { readonly kind: 'view'; readonly payload: ViewActionPayload; readonly unknownViewSource: boolean }
+  | { readonly kind: 'view'; readonly payload: ViewActionPayload; readonly viewSource: ClassifiedViewSource }
   | { readonly kind: 'skip'; readonly reason: 'not-a-view-action' }
 
-export const decideActionTracked = (payload: unknown, now: Instant): E.Either<Poison, ActionDecision> => {
+export const decideActionTracked = (
+  payload: unknown,
+  now: Instant,
+  knownSources: readonly string[] = DEFAULT_VIEW_SOURCES,
+): E.Either<Poison, ActionDecision> => {
   const action = t.type({ ActionType: t.string }).decode(payload)
   if (E.isLeft(action)) return E.left(poison('undecodable', describeErrors(action.left)))
   if (action.right.ActionType !== VIEW_ACTION) return E.right({ kind: 'skip', reason: 'not-a-view-action' })
@@ -43,13 +47,13 @@ export const decideActionTracked = (payload: unknown, now: Instant): E.Either<Po
   const checked = E.flatMap(checkEventTime('ViewedAt', p.ViewedAt, now), () =>
     checkColumns([dateTime('ViewedAt', p.ViewedAt), date('EventDate', p.ViewedAt)]),
   )
-  const decision: ActionDecision = { kind: 'view', payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known }
+  const decision: ActionDecision = { kind: 'view', payload: p, viewSource: classifyViewSource(p.ViewSource, knownSources) }
   return E.as(checked, decision)
 }
 
 /** The open fact; a missing SessionId/AnonymousId is the empty sentinel, which no session fact carries. */
-export const openViewFact = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): ViewFactRow =>
-  viewFactRow(ctx, { ...p, SessionId: p.SessionId ?? EMPTY_GUID, AnonymousId: p.AnonymousId ?? EMPTY_GUID }, path)
+export const openViewFact = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath, viewSource: ClassifiedViewSource): ViewFactRow =>
+  viewFactRow(ctx, { ...p, SessionId: p.SessionId ?? EMPTY_GUID, AnonymousId: p.AnonymousId ?? EMPTY_GUID }, path, viewSource)
 
 /** Views counts distinct PropertyObjectViewIds. */
 export const viewsFunnelRow = (ctx: EventContext, p: ViewActionPayload, path: DimensionPath): FunnelRow =>

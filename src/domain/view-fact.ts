@@ -8,7 +8,7 @@ import { checkColumns, dateTime, uint32 } from './column-limits.js'
 import { checkEventTime } from './event-time.js'
 import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
-import { classifyViewSource, type ViewSource } from './view-source.js'
+import { classifyViewSource, DEFAULT_VIEW_SOURCES, type ClassifiedViewSource, type ViewSource } from './view-source.js'
 import { viewViewerKind, type ViewerKind } from './viewer-kind.js'
 
 /** A closed view (property-object-view-ended); open and closed facts merge on read by PropertyObjectViewId. */
@@ -35,6 +35,8 @@ export interface ViewFactRow extends DimensionPath {
   readonly userId: Guid | null
   readonly viewerKind: ViewerKind
   readonly viewSource: ViewSource
+  /** ViewSource as it came on the wire (null when absent), beside its classification. */
+  readonly viewSourceRaw: string | null
   readonly isClosed: boolean
   readonly viewedAt: Instant
   readonly lastActivityAt: Instant | null
@@ -44,10 +46,14 @@ export interface ViewFactRow extends DimensionPath {
 
 export interface ViewEndedDecision {
   readonly payload: ViewEndedPayload
-  readonly unknownViewSource: boolean
+  readonly viewSource: ClassifiedViewSource
 }
 
-export const decideViewEnded = (payload: unknown, now: Instant): E.Either<Poison, ViewEndedDecision> => {
+export const decideViewEnded = (
+  payload: unknown,
+  now: Instant,
+  knownSources: readonly string[] = DEFAULT_VIEW_SOURCES,
+): E.Either<Poison, ViewEndedDecision> => {
   const decoded = ViewEndedPayload.decode(payload)
   if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
   const p = decoded.right
@@ -57,7 +63,7 @@ export const decideViewEnded = (payload: unknown, now: Instant): E.Either<Poison
   const checked = E.flatMap(checkEventTime('ViewedAt', p.ViewedAt, now), () =>
     checkColumns([dateTime('ViewedAt', p.ViewedAt), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]),
   )
-  return E.as(checked, { payload: p, unknownViewSource: !classifyViewSource(p.ViewSource).known })
+  return E.as(checked, { payload: p, viewSource: classifyViewSource(p.ViewSource, knownSources) })
 }
 
 /** What the open and the closed fact of a view both carry. */
@@ -67,7 +73,6 @@ export interface ViewFields {
   readonly AnonymousId: Guid
   readonly UserId?: Guid | null
   readonly ViewerRole?: unknown
-  readonly ViewSource?: unknown
   readonly ViewedAt: Instant
 }
 
@@ -76,6 +81,7 @@ export const viewFactRow = (
   ctx: EventContext,
   v: ViewFields,
   path: DimensionPath,
+  viewSource: ClassifiedViewSource,
   closing?: { readonly lastActivityAt: Instant; readonly durationSeconds: number },
 ): ViewFactRow => {
   const userId = v.UserId ?? null
@@ -88,7 +94,8 @@ export const viewFactRow = (
     anonymousId: v.AnonymousId,
     userId,
     viewerKind: viewViewerKind(userId, typeof v.ViewerRole === 'string' ? v.ViewerRole : null),
-    viewSource: classifyViewSource(v.ViewSource).source,
+    viewSource: viewSource.source,
+    viewSourceRaw: viewSource.raw,
     isClosed: closing !== undefined,
     viewedAt: v.ViewedAt,
     lastActivityAt: closing?.lastActivityAt ?? null,
@@ -97,5 +104,5 @@ export const viewFactRow = (
   }
 }
 
-export const closedViewFact = (ctx: EventContext, p: ViewEndedPayload, path: DimensionPath): ViewFactRow =>
-  viewFactRow(ctx, p, path, { lastActivityAt: p.LastActivityAt, durationSeconds: p.DurationSeconds })
+export const closedViewFact = (ctx: EventContext, { payload: p, viewSource }: ViewEndedDecision, path: DimensionPath): ViewFactRow =>
+  viewFactRow(ctx, p, path, viewSource, { lastActivityAt: p.LastActivityAt, durationSeconds: p.DurationSeconds })

@@ -1,4 +1,9 @@
-export const KNOWN_VIEW_SOURCES = [
+/**
+ * The ViewSource values we know by default. No seed lists them (they are our guess), so the list
+ * is configuration (DEV_STATS_VIEW_SOURCES); the raw wire value is stored beside the
+ * classification, so nothing is lost when a producer adds a source.
+ */
+export const DEFAULT_VIEW_SOURCES: readonly string[] = [
   'Catalog',
   'Search',
   'Map',
@@ -7,11 +12,27 @@ export const KNOWN_VIEW_SOURCES = [
   'Selection',
   'DirectLink',
   'Recommendation',
-] as const
-export type ViewSource = (typeof KNOWN_VIEW_SOURCES)[number] | 'Unknown'
+]
+
+export const UNKNOWN_VIEW_SOURCE = 'Unknown'
+
+/** One of the configured known values, or `Unknown`. */
+export type ViewSource = string
+
+export interface ClassifiedViewSource {
+  readonly source: ViewSource
+  readonly known: boolean
+  /** The wire value as sent: a string as it is, another JSON value as its JSON text, null when absent. */
+  readonly raw: string | null
+}
+
+const rawOf = (wire: unknown): string | null => {
+  if (wire === undefined || wire === null) return null
+  return typeof wire === 'string' ? wire : JSON.stringify(wire)
+}
 
 /** An unknown wire value is kept as Unknown (with a warning by the caller), never poison. */
-export const classifyViewSource = (wire: unknown): { readonly source: ViewSource; readonly known: boolean } => {
-  const match = KNOWN_VIEW_SOURCES.find((s) => s === wire)
-  return match ? { source: match, known: true } : { source: 'Unknown', known: false }
+export const classifyViewSource = (wire: unknown, known: readonly string[] = DEFAULT_VIEW_SOURCES): ClassifiedViewSource => {
+  const match = typeof wire === 'string' && known.includes(wire)
+  return { source: match ? wire : UNKNOWN_VIEW_SOURCE, known: match, raw: rawOf(wire) }
 }

@@ -34,7 +34,7 @@ export const viewFact = (path: DimensionPath, sessionId: Guid, eventTime: Instan
     table: 'property_object_view_facts',
     row: {
       ...path, factId, sourceEventId: factId, propertyObjectViewId: viewId, sessionId, anonymousId: id(), userId: null,
-      viewerKind: 'Guest', viewSource: 'Catalog', isClosed: closed, viewedAt: eventTime,
+      viewerKind: 'Guest', viewSource: 'Catalog', viewSourceRaw: 'Catalog', isClosed: closed, viewedAt: eventTime,
       lastActivityAt: closed ? eventTime + 120_000 : null, durationSeconds: closed ? 120 : null, eventTime,
     },
   }

@@ -6,6 +6,7 @@ import { dateTimeText } from './clickhouse-row.mapper.js'
 import { toClusterForm } from './cluster-ddl.js'
 import { isMigrationFile, parseMigration, type Migration } from './migration-file.parser.js'
 import { ident, sql } from './sql-fragment.js'
+import { StoreError } from '../../application/ports/store-error.js'
 
 /** migrations/ at the repository root, whether running from src/ (tsx) or dist/src/ (tsc). */
 export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url).href.replace('/dist/', '/'))
@@ -18,9 +19,9 @@ export const readMigrations = async (dir: string, database: string): Promise<Mig
 /**
  * Applies, in file order, every migration whose version is not yet in
  * <database>.schema_migrations, recording each after its last statement succeeded. Every
- * statement is IF NOT EXISTS, so a run interrupted between a statement and its record is
- * repaired by the next run. With a cluster, the statements are their ON CLUSTER form
- * (cluster-ddl.ts). Returns the versions applied now (empty when up to date).
+ * statement is IF NOT EXISTS (or an ADD COLUMN, see applyStatement), so a run interrupted between
+ * a statement and its record is repaired by the next run. With a cluster, the statements are
+ * their ON CLUSTER form (cluster-ddl.ts). Returns the versions applied now (empty when up to date).
  */
 export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now()): Promise<string[]> => {
   const db = ident(session.database)
@@ -35,9 +36,25 @@ export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIO
   const done: string[] = []
   for (const m of migrations) {
     if (applied.has(m.version)) continue
-    for (const statement of m.statements) await session.ddl(statement)
+    for (const statement of m.statements) await applyStatement(session, statement)
     await session.insert('schema_migrations', [{ Version: m.version, AppliedAt: dateTimeText(now) }])
     done.push(m.version)
   }
   return done
+}
+
+const ADD_COLUMN = /^ALTER\s+TABLE\s+\S+\s+(ON\s+CLUSTER\s+\S+\s+)?ADD\s+COLUMN\s/i
+
+/**
+ * 18.16 has no ADD COLUMN IF NOT EXISTS. An ADD COLUMN that fails with "column with this name
+ * already exists" (code 44 on 18.16, 15 DUPLICATE_COLUMN on a current ClickHouse) was applied by
+ * a run interrupted before its record: it is done.
+ */
+const applyStatement = async (session: ClickHouseSession, statement: string): Promise<void> => {
+  try {
+    await session.ddl(statement)
+  } catch (e) {
+    const exists = e instanceof StoreError && ['CLICKHOUSE_44', 'CLICKHOUSE_15'].includes(e.code) && /already exists/i.test(e.message)
+    if (!(exists && ADD_COLUMN.test(statement))) throw e
+  }
 }

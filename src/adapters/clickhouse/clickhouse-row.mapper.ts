@@ -36,6 +36,7 @@ export const toTableRow = (fact: FactRow, ingestionTime: Instant): TableRow => {
           FactId: r.factId, SourceEventId: r.sourceEventId, PropertyObjectViewId: r.propertyObjectViewId, PropertyObjectId: r.propertyObjectId,
           DeveloperId: r.developerId, ProjectId: r.projectId, BuildingId: r.buildingId, LayoutGroupId: r.layoutGroupId, LayoutId: r.layoutId,
           SessionId: r.sessionId, AnonymousId: r.anonymousId, UserId: r.userId, ViewerKind: r.viewerKind, ViewSource: r.viewSource,
+          ViewSourceRaw: r.viewSourceRaw,
           IsClosed: r.isClosed ? 1 : 0, ViewedAt: dateTimeText(r.viewedAt), LastActivityAt: nullableDateTime(r.lastActivityAt),
           DurationSeconds: r.durationSeconds, EventTime: dateTimeText(r.eventTime), IngestionTime,
         },

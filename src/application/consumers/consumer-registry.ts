@@ -1,5 +1,6 @@
 import { ACTION_TRACKED_GROUP, ACTION_TRACKED_TOPIC, actionTrackedHandler } from '../handlers/action-tracked.handler.js'
 import type { EventHandler } from '../handlers/event-handler.js'
+import type { HandlerSettings } from '../handlers/handler-settings.js'
 import { funnelStageHandler } from '../handlers/funnel-stage.handler.js'
 import { LEAD_CREATED_GROUP, LEAD_CREATED_TOPIC, leadCreatedHandler } from '../handlers/lead-created.handler.js'
 import {
@@ -31,7 +32,7 @@ export interface ConsumerSpec {
   readonly effect: string
   /** Runs only when this flag is on; absent = always. */
   readonly enabledWhen?: keyof ConsumerFlags
-  readonly handler: (topic: string, groupId: string) => EventHandler
+  readonly handler: (topic: string, groupId: string, settings?: HandlerSettings) => EventHandler
 }
 
 const funnelStage = (

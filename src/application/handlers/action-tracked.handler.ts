@@ -1,12 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { decideActionTracked, openViewFact, viewsFunnelRow, type ActionDecision } from '../../domain/action-tracked.js'
 import type { EventHandler, Interpretation } from './event-handler.js'
+import { DEFAULT_HANDLER_SETTINGS, unknownViewSourceWarning, type HandlerSettings } from './handler-settings.js'
 
 export const ACTION_TRACKED_TOPIC = 'pin.user-activity.action-tracked.v1'
 export const ACTION_TRACKED_GROUP = 'dev-stats-action-tracked'
 
 /** ViewPropertyObject actions: an open view fact plus the funnel's Views stage; other actions are skipped. */
-export const actionTrackedHandler = (topic = ACTION_TRACKED_TOPIC, groupId = ACTION_TRACKED_GROUP): EventHandler => ({
+export const actionTrackedHandler = (
+  topic = ACTION_TRACKED_TOPIC,
+  groupId = ACTION_TRACKED_GROUP,
+  settings: HandlerSettings = DEFAULT_HANDLER_SETTINGS,
+): EventHandler => ({
   name: 'action-tracked',
   topic,
   groupId,
@@ -19,10 +24,10 @@ export const actionTrackedHandler = (topic = ACTION_TRACKED_TOPIC, groupId = ACT
         kind: 'enrich',
         propertyObjectId: p.PropertyObjectId,
         complete: (path) => [
-          { table: 'property_object_view_facts', row: openViewFact(context, p, path) },
+          { table: 'property_object_view_facts', row: openViewFact(context, p, path, d.viewSource) },
           { table: 'funnel_daily', row: viewsFunnelRow(context, p, path) },
         ],
-        warnings: d.unknownViewSource ? [`unknown ViewSource ${JSON.stringify(p.ViewSource)} stored as Unknown`] : [],
+        warnings: d.viewSource.known ? [] : [unknownViewSourceWarning(d.viewSource.raw)],
       }
-    })(decideActionTracked(payload, now)),
+    })(decideActionTracked(payload, now, settings.viewSources)),
 })

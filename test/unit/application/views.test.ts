@@ -34,12 +34,32 @@ describe('views: action-tracked (open) and property-object-view-ended (closed)',
     await waitUntil(() => h.caughtUp(actions) && h.caughtUp(ended))
     const facts = h.tables.of('property_object_view_facts').map((r) => r.fact.row)
     expect(facts.filter((f) => f.propertyObjectViewId === viewId).map((f) => f.isClosed).sort()).toEqual([false, false, true])
-    expect(facts.find((f) => f.factId === open.headers['ce_id'])).toMatchObject({ viewSource: 'Unknown', developerId: p.DeveloperId, durationSeconds: null })
+    expect(facts.find((f) => f.factId === open.headers['ce_id'])).toMatchObject({ viewSource: 'Unknown', viewSourceRaw: 'Hologram', developerId: p.DeveloperId, durationSeconds: null })
     expect(facts.find((f) => f.isClosed)?.viewerKind).toBe('Investor')
     expect(h.logger.at('warn').some((l) => l.message.includes('Hologram'))).toBe(true)
     expect(h.engine(actions.name).stats.skipped.get('not-a-view-action')).toBe(1)
     const funnel = await getConversionFunnel(h.readModel, () => ({ enabled: true }))({ developerId: p.DeveloperId as Guid }, { fromDate: '2026-11-30', toDate: '2026-11-30' })
     expect(E.isRight(funnel) && funnel.right[0]).toMatchObject({ stage: 'Views', count: 1 })
+  })
+
+  it('configured view sources (DEV_STATS_VIEW_SOURCES): a listed value is known, with its raw value beside it', async () => {
+    const configured = { viewSources: ['Catalog', 'Hologram'] }
+    const [a, e] = [actionTrackedHandler(undefined, undefined, configured), viewEndedHandler(undefined, undefined, configured)]
+    h = new Harness([a, e, dims])
+    await h.start()
+    const p = path()
+    h.publish(binaryRecord(dims.topic, propertyObjectUpsertedPayload(p)))
+    await waitUntil(() => h.caughtUp(dims))
+    h.publish(
+      binaryRecord(a.topic, action({ PropertyObjectViewId: guid(), PropertyObjectId: p.PropertyObjectId, ViewSource: 'Hologram' })),
+      binaryRecord(e.topic, viewEndedPayload(p, guid(), { ViewSource: 'Search' })),
+    )
+    await waitUntil(() => h.caughtUp(a) && h.caughtUp(e))
+    const sources = h.tables.of('property_object_view_facts').map((r) => [r.fact.row.isClosed, r.fact.row.viewSource, r.fact.row.viewSourceRaw])
+    expect(sources.sort()).toEqual([[false, 'Hologram', 'Hologram'], [true, 'Unknown', 'Search']])
+    expect(h.logger.at('warn').filter((l) => l.message.includes('ViewSource')).map((l) => l.message)).toEqual([
+      'unknown ViewSource Search stored as Unknown (raw value kept)',
+    ])
   })
 
   it.each([

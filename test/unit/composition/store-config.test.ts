@@ -39,4 +39,11 @@ describe('store settings', () => {
     expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
     expect(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }).get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
   })
+
+  it('DEV_STATS_VIEW_SOURCES: the eight defaults, a configured list, a clear error for a bad one', () => {
+    expect(loadConfig({}).viewSources).toEqual(['Catalog', 'Search', 'Map', 'Chessboard', 'Favorites', 'Selection', 'DirectLink', 'Recommendation'])
+    expect(loadConfig({ DEV_STATS_VIEW_SOURCES: ' Catalog, Hologram ,Catalog' }).viewSources).toEqual(['Catalog', 'Hologram'])
+    expect(() => loadConfig({ DEV_STATS_VIEW_SOURCES: 'Catalog,Unknown' })).toThrow(/DEV_STATS_VIEW_SOURCES/)
+    expect(() => loadConfig({ DEV_STATS_VIEW_SOURCES: 'Catalog,,Map' })).toThrow(ConfigError)
+  })
 })

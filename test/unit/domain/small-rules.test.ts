@@ -61,11 +61,16 @@ describe('small domain rules', () => {
   })
 
   it.each([
-    ['Catalog', { source: 'Catalog', known: true }],
-    ['Hologram', { source: 'Unknown', known: false }],
-    [42, { source: 'Unknown', known: false }],
-  ])('view source %s', (wire, expected) => {
-    expect(classifyViewSource(wire)).toEqual(expected)
+    ['Catalog', undefined, { source: 'Catalog', known: true, raw: 'Catalog' }],
+    ['Hologram', undefined, { source: 'Unknown', known: false, raw: 'Hologram' }],
+    ['Hologram', ['Catalog', 'Hologram'], { source: 'Hologram', known: true, raw: 'Hologram' }],
+    ['Catalog', ['Hologram'], { source: 'Unknown', known: false, raw: 'Catalog' }],
+    ['Unknown', undefined, { source: 'Unknown', known: false, raw: 'Unknown' }],
+    [42, undefined, { source: 'Unknown', known: false, raw: '42' }],
+    [{ a: 1 }, undefined, { source: 'Unknown', known: false, raw: '{"a":1}' }],
+    [undefined, undefined, { source: 'Unknown', known: false, raw: null }],
+  ])('view source %j (known: %j)', (wire, known, expected) => {
+    expect(classifyViewSource(wire, known)).toEqual(expected)
   })
 
   it.each([
