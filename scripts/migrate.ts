@@ -5,6 +5,7 @@ import { migrate } from '../src/adapters/clickhouse/clickhouse-migrator.js'
 import { embeddedSession } from '../src/adapters/clickhouse/embedded-session.factory.js'
 import { serverSession } from '../src/adapters/clickhouse/server-session.factory.js'
 import { loadConfig } from '../src/composition/config.js'
+import { explainClickHouseFailure } from '../src/composition/startup-errors.js'
 
 const main = async (): Promise<void> => {
   const config = loadConfig({ DEV_STATS_STORE: 'clickhouse', ...process.env })
@@ -21,6 +22,8 @@ const main = async (): Promise<void> => {
   try {
     const applied = await migrate(session)
     console.log(applied.length ? `applied to ${where} (${session.database}): ${applied.join(', ')}` : `${where} (${session.database}) is up to date`)
+  } catch (e) {
+    throw new Error(explainClickHouseFailure(e, config))
   } finally {
     await session.close()
   }

@@ -9,6 +9,7 @@ import { requireBrokerClient } from './composition/broker.factory.js'
 import { ConfigError, loadConfig, type IngestConfig } from './composition/config.js'
 import { createContainer } from './composition/container.js'
 import { startOps } from './composition/ops.js'
+import { checkBrokerConnection, explainClickHouseFailure, explainKafkaFailure } from './composition/startup-errors.js'
 import { TOKENS } from './composition/tokens.js'
 
 const closeable = (b: Broker): b is Broker & { close(): Promise<void> } => typeof (b as { close?: unknown }).close === 'function'
@@ -55,7 +56,13 @@ const main = async (): Promise<void> => {
   try {
     await container.get<() => Promise<void>>(TOKENS.StoreProbe)()
   } catch (e) {
-    process.stderr.write(`dev-stats ingest: cannot reach ${storeAt}: ${String((e as Error).message ?? e)}\n`)
+    process.stderr.write(`dev-stats ingest: cannot reach ${storeAt}: ${explainClickHouseFailure(e, config)}\n`)
+    process.exit(1)
+  }
+  try {
+    await checkBrokerConnection(broker)
+  } catch (e) {
+    process.stderr.write(`dev-stats ingest: cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}\n`)
     process.exit(1)
   }
   try {
@@ -73,7 +80,7 @@ const main = async (): Promise<void> => {
       process.exit(1)
     }
     logger.error({ err: String(e), retriable: (e as { retriable?: boolean }).retriable }, `cannot start consuming from ${where(config)}`)
-    process.stderr.write(`dev-stats ingest: cannot start consuming from ${where(config)}: ${String((e as Error).message ?? e)}\n`)
+    process.stderr.write(`dev-stats ingest: cannot start consuming from ${where(config)}: ${explainKafkaFailure(e, config)}\n`)
     process.exit(1)
   }
   logger.info(

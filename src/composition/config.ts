@@ -4,14 +4,17 @@ import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
 import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES, UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
+import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
+import { ConfigError } from './config-error.js'
+import { clickhouseSecrets, kafkaSecurity, redactUrl } from './security-config.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {
   readonly broker: 'memory' | 'kafkajs' | 'confluent'
-  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string }
+  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string; readonly security: KafkaSecurity }
   readonly store: 'memory' | 'clickhouse' | 'embedded'
-  /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP. */
-  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string }
+  /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP(S); `ca` is the PEM text of DEV_STATS_CLICKHOUSE_CA_FILE. */
+  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string; readonly ca?: string }
   /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
@@ -28,12 +31,7 @@ export interface IngestConfig {
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
 export type ConsumerKey = string
 
-export class ConfigError extends Error {
-  constructor(readonly setting: string, detail: string) {
-    super(`invalid configuration: ${setting} ${detail}`)
-    this.name = 'ConfigError'
-  }
-}
+export { ConfigError }
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -88,7 +86,8 @@ const clientId = (env: Env, name: string, fallback: string): string => {
 const httpUrl = (env: Env, name: string, fallback: string): string => {
   const raw = env[name] || fallback
   const url = URL.canParse(raw) ? new URL(raw) : undefined
-  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`)
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(name, `must be an http(s) URL, got "${redactUrl(raw)}"`)
+  if (url.username || url.password) throw new ConfigError(name, 'must not carry credentials: use DEV_STATS_CLICKHOUSE_USER and DEV_STATS_CLICKHOUSE_PASSWORD(_FILE)')
   return raw
 }
 
@@ -133,12 +132,13 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
     kafka: {
       brokers: hostPorts(env, 'DEV_STATS_KAFKA_BROKERS', '127.0.0.1:19092'),
       clientId: clientId(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
+      security: kafkaSecurity(env),
     },
     store: oneOf(env, 'DEV_STATS_STORE', ['memory', 'clickhouse', 'embedded'], 'memory'),
     clickhouse: {
       url: httpUrl(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
       user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
-      password: env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '',
+      ...clickhouseSecrets(env),
       database: identifier(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
       // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
       ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: identifier(env, 'DEV_STATS_CLICKHOUSE_CLUSTER', '') } : {}),

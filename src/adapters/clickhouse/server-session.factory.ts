@@ -8,10 +8,12 @@ export interface ServerSettings {
   readonly database: string
   /** A cluster name from <remote_servers>: tables are Replicated + Distributed (docs/clickhouse.md). */
   readonly cluster?: string
+  /** PEM text of the CA that signed an https:// server's certificate; absent: the system's trust store. */
+  readonly ca?: string
 }
 
 /**
- * A ClickHouse server over HTTP. No default database on the client: tables are always named
+ * A ClickHouse server over HTTP or HTTPS. No default database on the client: tables are always named
  * `<database>.<table>`, so the same client works before the migrations created the database.
  */
 export const serverSession = (settings: ServerSettings, options: Omit<SessionOptions, 'database'> = {}): ClickHouseSession =>
@@ -21,6 +23,7 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         url: settings.url,
         username: settings.user,
         password: settings.password,
+        ...(settings.ca ? { tls: { ca_cert: Buffer.from(settings.ca) } } : {}),
         request_timeout: 30_000,
         // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
         log: { level: ClickHouseLogLevel.OFF },

@@ -6,6 +6,8 @@ import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { confluentLogger } from './kafka-client-logs.js'
+import { checkConfluentConnection } from './confluent-connection-check.js'
+import { confluentSecurity } from './confluent-security.js'
 import { brokerError } from './kafka-errors.js'
 import { CONFLUENT_FETCH_SETTINGS } from './fetch-settings.js'
 import {
@@ -40,6 +42,7 @@ export class ConfluentBroker implements Broker {
         clientId: this.options.clientId, brokers: [...this.options.brokers], logLevel: logLevel.ERROR, connectionTimeout: 3000,
         logger: confluentLogger(this.options.logger, logLevel.ERROR),
       },
+      ...confluentSecurity(this.options.security),
     })
     return this.client
   }
@@ -76,6 +79,11 @@ export class ConfluentBroker implements Broker {
 
   committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
     return committedOffsetsVia(this.admin(), groupId, topic)
+  }
+
+  /** Start-up check with a bounded time: a ConnectionError says what is wrong (TLS, login…). */
+  checkConnection(): Promise<void> {
+    return checkConfluentConnection(this.options)
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,12 @@
 import type { Logger } from '../../application/ports/logger.port.js'
+import type { KafkaSecurity } from './kafka-security.js'
 
 /** Settings shared by both Kafka adapters. */
 export interface KafkaOptions {
   readonly brokers: readonly string[]
   readonly clientId: string
+  /** TLS and SASL; plaintext when absent. */
+  readonly security?: KafkaSecurity
   /** Group session timeout: how long a crashed member keeps its partitions (broker minimum 6 s). */
   readonly sessionTimeoutMs?: number
   /** Longest fetch wait; also bounds how long `stop` waits for a fetch to return. */

@@ -8,6 +8,8 @@ import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from '
 import type { LagAdmin } from './admin-lag-reader.js'
 import { kafkaJsLogCreator } from './kafka-client-logs.js'
 import { brokerError } from './kafka-errors.js'
+import { checkKafkaJsConnection } from './kafkajs-connection-check.js'
+import { kafkajsSecurity } from './kafkajs-security.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
 } from './kafka-options.js'
@@ -33,6 +35,7 @@ export class KafkaJsBroker implements Broker {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: [...options.brokers],
+      ...kafkajsSecurity(options.security),
       logLevel: logLevel.ERROR,
       logCreator: kafkaJsLogCreator(options.logger),
       connectionTimeout: 3000,
@@ -73,6 +76,11 @@ export class KafkaJsBroker implements Broker {
 
   committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
     return committedOffsetsVia(this.admin(), groupId, topic)
+  }
+
+  /** Start-up check with a bounded time: a ConnectionError says what is wrong (TLS, login…). */
+  checkConnection(): Promise<void> {
+    return checkKafkaJsConnection(this.kafka, this.options)
   }
 
   /** Disconnects the shared producer (consumers disconnect in their own `stop`). */

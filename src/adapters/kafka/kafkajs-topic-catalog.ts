@@ -3,6 +3,7 @@ import type { TopicToProvision } from '../../application/consumers/consumer-topi
 import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
 import { brokerError } from './kafka-errors.js'
 import type { KafkaOptions } from './kafka-options.js'
+import { kafkajsSecurity } from './kafkajs-security.js'
 
 const { Kafka, logLevel } = kafkajs
 type Admin = ReturnType<InstanceType<typeof Kafka>['admin']>
@@ -14,7 +15,7 @@ export interface ProvisionReport {
 
 /** Topic look-ups and provisioning through the kafkajs admin client: one short connection per call. */
 export class KafkaJsTopicCatalog implements TopicCatalog {
-  constructor(private readonly options: Pick<KafkaOptions, 'brokers' | 'clientId'>) {}
+  constructor(private readonly options: Pick<KafkaOptions, 'brokers' | 'clientId' | 'security'>) {}
 
   async missing(topics: readonly string[]): Promise<readonly string[]> {
     const existing = await this.withAdmin('list topics', async (admin) => new Set(await admin.listTopics()))
@@ -46,6 +47,7 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
     const kafka = new Kafka({
       clientId: this.options.clientId,
       brokers: [...this.options.brokers],
+      ...kafkajsSecurity(this.options.security),
       logLevel: logLevel.NOTHING,
       connectionTimeout: 3000,
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },

@@ -10,7 +10,7 @@ describe('Kafka configuration', () => {
   it('defaults to the in-memory broker and the local Kafka address', () => {
     const c = loadConfig({})
     expect(c.broker).toBe('memory')
-    expect(c.kafka).toEqual({ brokers: ['127.0.0.1:19092'], clientId: 'dev-stats-ingest' })
+    expect(c.kafka).toEqual({ brokers: ['127.0.0.1:19092'], clientId: 'dev-stats-ingest', security: { protocol: 'plaintext' } })
   })
 
   it('reads a comma list of brokers and a client id', () => {
