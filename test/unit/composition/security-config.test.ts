@@ -37,7 +37,7 @@ describe('Kafka security settings', () => {
 
   it('the password from DEV_STATS_KAFKA_SASL_PASSWORD_FILE, without its trailing newline', () => {
     const env = { ...SASL, DEV_STATS_KAFKA_SASL_PASSWORD: undefined, DEV_STATS_KAFKA_SASL_PASSWORD_FILE: file('pw', 'from-a-file\n') }
-    expect(loadConfig(env as Record<string, string>).kafka.security.sasl?.password).toBe('from-a-file')
+    expect(loadConfig(env as unknown as Record<string, string>).kafka.security.sasl?.password).toBe('from-a-file')
   })
 
   it('mutual TLS: certificate and key together, mechanism and protocol case-insensitive', () => {
