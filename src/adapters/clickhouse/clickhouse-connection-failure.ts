@@ -10,6 +10,8 @@ const CLOSED = /ECONNRESET|socket hang up|other side closed|EPIPE/i
  */
 export const clickhouseFailureOf = (e: unknown, https: boolean): ConnectionFailure | undefined => {
   const err = (e ?? {}) as { code?: unknown; message?: unknown; cause?: unknown }
+  const probed = (err.cause as { failure?: ConnectionFailure } | undefined)?.failure
+  if (probed) return probed
   if (AUTH_CODES.test(String(err.code ?? ''))) return 'auth'
   const transport = transportFailureOf(err.cause) ?? transportFailureOf(e)
   if (transport) return transport

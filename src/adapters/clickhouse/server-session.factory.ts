@@ -1,5 +1,6 @@
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { ClickHouseSession, type SessionOptions } from './clickhouse-session.js'
+import { probeTls } from './clickhouse-tls-probe.js'
 
 export interface ServerSettings {
   readonly url: string
@@ -18,8 +19,9 @@ export interface ServerSettings {
  */
 export const serverSession = (settings: ServerSettings, options: Omit<SessionOptions, 'database'> = {}): ClickHouseSession =>
   new ClickHouseSession(
-    async () =>
-      createClient({
+    async () => {
+      if (settings.url.toLowerCase().startsWith('https:')) await probeTls(settings.url, settings.ca)
+      return createClient({
         url: settings.url,
         username: settings.user,
         password: settings.password,
@@ -27,6 +29,7 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         request_timeout: 30_000,
         // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
         log: { level: ClickHouseLogLevel.OFF },
-      }),
+      })
+    },
     { ...options, database: settings.database, ...(settings.cluster ? { cluster: settings.cluster } : {}) },
   )
