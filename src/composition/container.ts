@@ -9,6 +9,7 @@ import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
 import { storeFreshness } from '../application/read/stage-freshness.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
+import { getFunnelScope } from '../application/read/get-funnel-scope.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
@@ -66,6 +67,7 @@ export const createContainer = (config: IngestConfig = loadConfig()): Container 
   c.bind(TOKENS.IngestService).toDynamicValue(
     (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h)), ctx.get(TOKENS.TopicCatalog)),
   )
+  c.bind(TOKENS.GetFunnelScope).toDynamicValue((ctx) => getFunnelScope(ctx.get<ReadModel>(TOKENS.ReadModel)))
   c.bind(TOKENS.GetSessionMetrics).toDynamicValue((ctx) => getDeveloperSessionMetrics(ctx.get<ReadModel>(TOKENS.ReadModel)))
   c.bind(TOKENS.GetConversionFunnel).toDynamicValue((ctx) =>
     // Freshness from the store: a host that runs no consumer marks stages as the ingesting ones do.

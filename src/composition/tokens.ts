@@ -16,4 +16,5 @@ export const TOKENS = {
   IngestService: Symbol.for('dev-stats.IngestService'),
   GetSessionMetrics: Symbol.for('dev-stats.GetSessionMetrics'),
   GetConversionFunnel: Symbol.for('dev-stats.GetConversionFunnel'),
+  GetFunnelScope: Symbol.for('dev-stats.GetFunnelScope'),
 } as const

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { DimensionPath } from '../../src/domain/dimension-path.js'
+import { LEVEL_ID_FIELD, parentLevels, type DimensionPath } from '../../src/domain/dimension-path.js'
+import { DIM_TABLE, type UpperLevel } from '../../src/domain/dimension-upsert.js'
 import type { FactRow } from '../../src/domain/fact-row.js'
 import { funnelRow, type FunnelStage } from '../../src/domain/funnel.js'
 import type { Guid } from '../../src/domain/guid.js'
@@ -49,3 +50,9 @@ export const dimFact = (path: DimensionPath, upsertedAt: Instant, name: string |
   table: 'dim_property_object',
   row: { ...path, name, upsertedAt, version: upsertedAt * 1000 },
 })
+
+/** A version of an upper dimension (developer … layout); parents are made up, readers only use Id, Name and Version. */
+export const upperDimFact = (level: UpperLevel, dimId: Guid, upsertedAt: Instant, name: string | null): FactRow => {
+  const parents = Object.fromEntries(parentLevels(level).map((l) => [LEVEL_ID_FIELD[l], id()]))
+  return { table: DIM_TABLE[level], row: { level, id: dimId, parents, name, upsertedAt, version: upsertedAt * 1000 } } as FactRow
+}

@@ -28,7 +28,7 @@ export const resetDatabase = async (session: ClickHouseSession): Promise<void> =
   await migrate(session)
 }
 
-const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'funnel_daily', 'dim_property_object']
+const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'funnel_daily', 'dim_property_object', 'dim_developer', 'dim_project', 'dim_building', 'dim_layout_group', 'dim_layout']
 
 /**
  * OPTIMIZE … FINAL on every merged table. 18.16 may silently skip a merge, so we ask it to throw

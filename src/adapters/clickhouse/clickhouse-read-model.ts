@@ -1,4 +1,5 @@
 import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
@@ -52,6 +53,18 @@ export class ClickHouseReadModel implements ReadModel {
       SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
       FROM (${mergedViews(this.session.database, developerId, period)})`)
     return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
+  }
+
+  async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
+    const unique = [...new Set(ids)]
+    if (unique.length === 0) return new Map()
+    // the latest version's Name (a tuple keeps a NULL name from losing to an older non-NULL one)
+    const rows = await this.session.select<{ Id: Guid; v: [string | null] }>(sql`
+      SELECT Id, argMax(tuple(Name), Version) AS v
+      FROM ${ident(this.session.database)}.${ident(DIM_TABLE[level])}
+      WHERE Id IN (${join(unique.map(uuid), ', ')})
+      GROUP BY Id`)
+    return new Map(rows.map((r) => [r.Id, r.v[0]]))
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {

@@ -52,6 +52,17 @@ export const toTableRow = (fact: FactRow, ingestionTime: Instant): TableRow => {
         },
       }
     }
+    case 'dim_developer':
+    case 'dim_project':
+    case 'dim_building':
+    case 'dim_layout_group':
+    case 'dim_layout': {
+      const r = fact.row
+      return {
+        table: fact.table,
+        values: { Id: r.id, ...r.parents, Name: r.name, UpsertedAt: dateTimeText(r.upsertedAt), Version: r.version, IngestionTime },
+      }
+    }
     case 'dim_property_object': {
       const r = fact.row
       return {

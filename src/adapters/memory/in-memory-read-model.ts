@@ -1,4 +1,5 @@
 import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ViewFactRow } from '../../domain/view-fact.js'
@@ -33,6 +34,12 @@ export class InMemoryReadModel implements ReadModel {
       closedViews: closed.length,
       totalViewSeconds: closed.reduce((sum, v) => sum + (v.durationSeconds ?? 0), 0),
     }
+  }
+
+  async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
+    const wanted = new Set<string>(ids)
+    const rows = this.tables.of(DIM_TABLE[level]).filter((r) => wanted.has(r.fact.row.id))
+    return new Map([...latestBy(rows, (r) => r.fact.row.id, (r) => r.fact.row.version).values()].map((r) => [r.fact.row.id, r.fact.row.name]))
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {

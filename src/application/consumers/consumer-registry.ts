@@ -1,4 +1,6 @@
 import { ACTION_TRACKED_GROUP, ACTION_TRACKED_TOPIC, actionTrackedHandler } from '../handlers/action-tracked.handler.js'
+import { DIM_TABLE, UPPER_LEVELS, type UpperLevel } from '../../domain/dimension-upsert.js'
+import { dimensionGroupOf, dimensionTopicOf, dimensionUpsertedHandler } from '../handlers/dimension-upserted.handler.js'
 import type { EventHandler } from '../handlers/event-handler.js'
 import type { HandlerSettings } from '../handlers/handler-settings.js'
 import { funnelStageHandler } from '../handlers/funnel-stage.handler.js'
@@ -47,8 +49,20 @@ const funnelStage = (
   handler: (t, groupId) => funnelStageHandler({ name: `funnel-${name}`, stage, keyField, topic: t, groupId }),
 })
 
+/** An upper dimension: developer, project, building, layout-group, layout (spec §2). */
+const dimension = (level: UpperLevel): ConsumerSpec => ({
+  name: `dim-${level}`,
+  key: `${level.toUpperCase().replace(/-/g, '_')}_UPSERTED`,
+  topic: dimensionTopicOf(level),
+  groupId: dimensionGroupOf(level),
+  partitions: 3,
+  effect: `a version in \`${DIM_TABLE[level]}\``,
+  handler: dimensionUpsertedHandler(level),
+})
+
 /** Every consumer of the library. Adding one is adding an entry here. */
 export const CONSUMERS: readonly ConsumerSpec[] = [
+  ...UPPER_LEVELS.map(dimension),
   {
     name: 'dim-property-object', key: 'PROPERTY_OBJECT_UPSERTED', topic: PROPERTY_OBJECT_UPSERTED_TOPIC,
     groupId: PROPERTY_OBJECT_UPSERTED_GROUP, partitions: 3, effect: 'a version in `dim_property_object`',

@@ -1,3 +1,4 @@
+import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -50,5 +51,7 @@ export type StageCounts = Readonly<Record<FunnelStage, number>>
 export interface ReadModel {
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals>
   viewTotals(developerId: Guid, period: Period): Promise<ViewTotals>
+  /** Display names of a level's ids, latest version per id (argMax by Version); an unknown id is absent, a nameless one null. */
+  dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>>
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>
 }

@@ -7,6 +7,7 @@ import type { Dialect } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
 import { stageProgressContract } from '../../contract/stage-progress.contract.js'
+import { dimensionNamesContract } from '../../contract/dimension-names.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
 import { DATABASE, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
@@ -22,6 +23,7 @@ const suite = (dialect: Dialect) =>
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
+    dimensionNamesContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
     stageProgressContract(`embedded chdb (${dialect})`, () => stageProgressFixture(session))
   })

@@ -3,6 +3,7 @@ import { serverSession } from '../../../src/adapters/clickhouse/server-session.f
 import { stageProgressContract } from '../../contract/stage-progress.contract.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { dimensionNamesContract } from '../../contract/dimension-names.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
 import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
@@ -12,5 +13,6 @@ afterAll(() => session.close())
 
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
+dimensionNamesContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
 stageProgressContract('ClickHouse server (HTTP)', () => stageProgressFixture(session))

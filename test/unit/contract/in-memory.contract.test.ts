@@ -4,6 +4,7 @@ import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-m
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
 import { factStoreContract } from '../../contract/fact-store.contract.js'
+import { dimensionNamesContract } from '../../contract/dimension-names.contract.js'
 import { viewMergeContract } from '../../contract/view-merge.contract.js'
 import { stageProgressContract } from '../../contract/stage-progress.contract.js'
 import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
@@ -15,6 +16,7 @@ const inMemory = async () => {
 }
 factStoreContract('in-memory', inMemory)
 viewMergeContract('in-memory', inMemory)
+dimensionNamesContract('in-memory', inMemory)
 
 dimensionReaderContract('in-memory', async () => {
   const tables = new InMemoryTables()
