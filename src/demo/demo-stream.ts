@@ -32,6 +32,31 @@ export const objects: DemoObject[] = developers.flatMap((d) =>
 export const dimension = (o: DemoObject): OutboundRecord =>
   record('pin.chessboard.property-object-upserted.v1', { ...o.path, UpsertedAt: at(0), Name: 'Квартира' }, o.path.Id as string)
 
+const LAYOUTS = ['Студия', '1-комнатная', '2-комнатная', '3-комнатная']
+
+/**
+ * The five upper dimensions (developer, project, building, layout group, layout) that give the
+ * read side its names; one developer is renamed later (a newer UpsertedAt wins) and one upsert is
+ * poison (Guid.Empty Id).
+ */
+export const upperDimensions = (): OutboundRecord[] => {
+  const up = (level: string, payload: Record<string, unknown>, tick = 0) =>
+    record(`pin.chessboard.${level}-upserted.v1`, { UpsertedAt: at(tick), ...payload }, payload.Id as string)
+  const out = developers.map((d) => up('developer', { Id: d.id, Name: `${d.name} (старое название)` }))
+  objects.forEach((o, i) => {
+    const { DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId } = o.path
+    out.push(
+      up('project', { Id: ProjectId, DeveloperId, Name: `ЖК «${['Липы', 'Клёны', 'Сосны'][i % 3]}»` }),
+      up('building', { Id: BuildingId, DeveloperId, ProjectId, Name: `Корпус ${1 + (i % 4)}` }),
+      up('layout-group', { Id: LayoutGroupId, DeveloperId, ProjectId, BuildingId, Name: `Секция ${1 + (i % 2)}` }),
+      up('layout', { Id: LayoutId, DeveloperId, ProjectId, BuildingId, LayoutGroupId, Name: pick(LAYOUTS, i) }),
+    )
+  })
+  out.push(...developers.map((d) => up('developer', { Id: d.id, Name: d.name }, 1))) // the rename: a newer version
+  out.push(up('project', { Id: '00000000-0000-0000-0000-000000000000', DeveloperId: developers[0]?.id, Name: 'poison' }))
+  return out
+}
+
 const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length] as T
 
 /** Sessions, their views, funnel events, redeliveries and every kind of poison. */

@@ -10,8 +10,9 @@ import type { Guid } from '../domain/guid.js'
 import { loadConfig } from '../composition/config.js'
 import { createContainer } from '../composition/container.js'
 import { TOKENS } from '../composition/tokens.js'
-import { developers, dimension, objects, START, stream } from './demo-stream.js'
-import { renderEngines, renderFunnel, renderSessions } from './render.js'
+import type { getFunnelScope } from '../application/read/get-funnel-scope.js'
+import { developers, dimension, objects, START, stream, upperDimensions } from './demo-stream.js'
+import { renderEngines, renderFunnel, renderScope, renderSessions } from './render.js'
 
 // The whole pipeline on the configured adapters — in-memory broker and embedded ClickHouse (chdb)
 // by default, in a fresh data directory each run — fed a generated stream.
@@ -47,7 +48,7 @@ console.log(`dev-stats ingest demo: broker=${config.broker}, store=${config.stor
 await service.start()
 const [late, ...known] = objects
 if (!late) throw new Error('no demo objects')
-await producer.publish(known.map(dimension))
+await producer.publish([...upperDimensions(), ...known.map(dimension)])
 await sleep(600) // the replica is filled before the day's events, as in production
 const records = stream(late)
 await producer.publish(records)
@@ -58,15 +59,25 @@ console.log('the late dimension arrived\n')
 await quiesce()
 await service.stop()
 
+console.log(`what each of the ${service.engines.length} topics did:`)
 console.log(renderEngines(service.engines), '\n')
 const developer = developers[0] as (typeof developers)[number]
 const actor = { developerId: developer.id as Guid }
 const sessions = container.get<ReturnType<typeof getDeveloperSessionMetrics>>(TOKENS.GetSessionMetrics)
 const funnel = container.get<ReturnType<typeof getConversionFunnel>>(TOKENS.GetConversionFunnel)
+const scopeOf = container.get<ReturnType<typeof getFunnelScope>>(TOKENS.GetFunnelScope)
+const named = async (filter: Parameters<typeof scopeOf>[1]) => {
+  const scope = await scopeOf(actor, filter)
+  return E.isRight(scope) ? renderScope(scope.right) : developer.id
+}
 const metrics = await sessions(actor, { from: START - 3_600_000, to: Date.now() + 3_600_000 })
-if (E.isRight(metrics)) console.log(renderSessions(developer.name, metrics.right), '\n')
+if (E.isRight(metrics)) console.log(renderSessions(await named({}), metrics.right), '\n')
 const range = { fromDate: new Date(START).toISOString().slice(0, 10), toDate: new Date().toISOString().slice(0, 10) }
 const report = await funnel(actor, range)
-if (E.isRight(report)) console.log(renderFunnel(developer.name, report.right))
+if (E.isRight(report)) console.log(renderFunnel(await named({}), report.right), '\n')
+const project = objects.find((o) => o.developerId === developer.id && o !== late)?.path
+const filter = { projectId: project?.ProjectId as Guid, buildingId: project?.BuildingId as Guid }
+const narrowed = await funnel(actor, range, filter)
+if (E.isRight(narrowed)) console.log(renderFunnel(await named(filter), narrowed.right))
 const refused = await sessions(null, { from: 0, to: Date.now() })
 console.log(`\nwithout an actor the read side refuses: ${E.isLeft(refused) ? refused.left.code : 'NOT REFUSED'}`)
