@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
+import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
+import { topicsToProvision } from '../../../src/application/consumers/consumer-topics.js'
+import { loadConfig } from '../../../src/composition/config.js'
+import { consumersOf } from '../../../src/composition/consumers.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { freePort, until } from '../../support/http.js'
+import { createTopics, KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
+import { OwnClickHouse } from '../../support/own-clickhouse.js'
+
+// Issue 7 "Operable": `npm start` on the real Kafka broker and a real ClickHouse server of this
+// test's own, scraped over real HTTP. /metrics shows consumer lag and progress; /health/ready
+// flips to 503 while ClickHouse is down longer than the (shortened) threshold and back after.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const THRESHOLD_SECONDS = 3
+
+interface Service {
+  readonly child: ChildProcess
+  readonly output: string[]
+  readonly url: string
+}
+
+const startService = (env: Record<string, string>, port: number): Service => {
+  const output: string[] = []
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout?.on('data', (b: Buffer) => output.push(b.toString()))
+  child.stderr?.on('data', (b: Buffer) => output.push(b.toString()))
+  return { child, output, url: `http://127.0.0.1:${port}` }
+}
+
+const get = async (url: string): Promise<{ status: number; body: string }> => {
+  try {
+    const r = await fetch(url)
+    return { status: r.status, body: await r.text() }
+  } catch (e) {
+    return { status: 0, body: String(e) }
+  }
+}
+
+/** The value of one sample line of the exposition text, or undefined. */
+const sample = (text: string, series: string): number | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
+  return line === undefined ? undefined : Number(line.slice(series.length + 1))
+}
+
+const sumOf = (text: string, prefix: string): number =>
+  text.split('\n').filter((l) => l.startsWith(prefix)).reduce((a, l) => a + Number(l.split(' ').at(-1)), 0)
+
+describe.each(KAFKA_ADAPTERS)('npm start with %s: /metrics and /health over real HTTP', (adapter) => {
+  let clickhouse: OwnClickHouse
+  const suffix = randomUUID().slice(0, 8)
+  const env: Record<string, string> = {}
+  let service: Service | undefined
+  let sessionTopic = ''
+
+  beforeAll(async () => {
+    clickhouse = new OwnClickHouse(await freePort(), await freePort())
+    clickhouse.start()
+    const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: 'pin_dev_stats' })
+    await migrate(session)
+    await session.close()
+    const port = await freePort()
+    for (const spec of CONSUMERS) {
+      env[`DEV_STATS_TOPIC_${spec.key}`] = `ops-${suffix}-${spec.name}`
+      env[`DEV_STATS_GROUP_${spec.key}`] = `ops-${suffix}-${spec.name}-group`
+    }
+    Object.assign(env, {
+      DEV_STATS_BROKER: adapter,
+      DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
+      DEV_STATS_STORE: 'clickhouse',
+      DEV_STATS_CLICKHOUSE_URL: clickhouse.url,
+      DEV_STATS_HTTP_PORT: String(port),
+      DEV_STATS_HTTP_HOST: '127.0.0.1',
+      DEV_STATS_READY_MAX_RETRY_SECONDS: String(THRESHOLD_SECONDS),
+      DEV_STATS_LAG_INTERVAL_MS: '300',
+      DEV_STATS_FLUSH_INTERVAL_MS: '200',
+      DEV_STATS_SINK_BACKOFF_INITIAL_MS: '200',
+      DEV_STATS_SINK_BACKOFF_MAX_MS: '1000',
+      DEV_STATS_LOG_LEVEL: 'warn',
+    })
+    const consumers = consumersOf(loadConfig(env))
+    await createTopics(topicsToProvision(consumers).map((t) => ({ name: t.name, partitions: 1 })))
+    sessionTopic = consumers.find((c) => c.spec.name === 'session-ended')?.topics.source ?? ''
+    service = startService(env, port)
+  })
+
+  afterAll(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill('SIGKILL')
+    }
+    clickhouse?.dispose()
+  })
+
+  const publish = async (n: number): Promise<void> => {
+    const broker = kafkaBroker('kafkajs')
+    await broker.producer().publish(Array.from({ length: n }, () => binaryRecord(sessionTopic, sessionEndedPayload())))
+    await broker.close()
+  }
+
+  it('is live, becomes ready once every consumer joined, and /metrics shows lag, progress and commits', async () => {
+    const s = service as Service
+    const dump = () => s.output.join('').slice(-4000)
+    await until('/health/live 200', async () => (await get(`${s.url}/health/live`)).status === 200, 60_000, 200).catch((e) => {
+      throw new Error(`${String(e)}\n${dump()}`)
+    })
+    await until('/health/ready 200', async () => (await get(`${s.url}/health/ready`)).status === 200, 120_000, 250).catch((e) => {
+      throw new Error(`${String(e)}\n${dump()}`)
+    })
+    expect(JSON.parse((await get(`${s.url}/health/ready`)).body)).toEqual({ status: 'ready', reasons: [] })
+
+    await publish(20)
+    const lag = `dev_stats_consumer_lag_records{consumer="session-ended",topic="${sessionTopic}",partition="0"}`
+    let text = ''
+    await until('20 rows ingested, committed and lag 0', async () => {
+      text = (await get(`${s.url}/metrics`)).body
+      return sample(text, 'dev_stats_session_facts_ingested_total{consumer="session-ended"}') === 20 && sample(text, lag) === 0
+    }, 60_000, 250).catch((e) => {
+      throw new Error(`${String(e)}\n${text.split('\n').filter((l) => l.includes('session-ended')).join('\n')}\n${dump()}`)
+    })
+    expect(sample(text, 'dev_stats_arrival_lag_seconds_count{consumer="session-ended"}')).toBe(20)
+    expect(sample(text, 'dev_stats_seconds_since_last_commit{consumer="session-ended"}')).toBeLessThan(30)
+    expect(sample(text, 'dev_stats_parked_in_memory{consumer="session-ended"}')).toBe(0)
+    expect(sample(text, 'dev_stats_consumer_joined{consumer="funnel-crm-deal"}')).toBe(1)
+    expect(text).toContain('# TYPE dev_stats_dlq_total counter')
+    expect(text).toContain('# TYPE dev_stats_sink_retries_total counter')
+  })
+
+  it(`/health/ready is 503 while ClickHouse is down longer than ${THRESHOLD_SECONDS} s, lag shows the waiting records, and both recover`, async () => {
+    const s = service as Service
+    const lag = `dev_stats_consumer_lag_records{consumer="session-ended",topic="${sessionTopic}",partition="0"}`
+    clickhouse.stop()
+    try {
+      await publish(10)
+      let ready = { status: 0, body: '' }
+      await until('503 naming the failing insert', async () => {
+        ready = await get(`${s.url}/health/ready`)
+        return ready.status === 503 && ready.body.includes('session-ended: insert has been failing')
+      }, 60_000, 250).catch((e) => {
+        throw new Error(`${String(e)}: last ${ready.status} ${ready.body}\n${s.output.join('').slice(-3000)}`)
+      })
+      const reasons = (JSON.parse(ready.body) as { status: string; reasons: string[] })
+      expect(reasons.status).toBe('not ready')
+      expect(reasons.reasons.some((r) => r.startsWith('store: '))).toBe(true)
+      let text = ''
+      await until('lag of the 10 uncommitted records', async () => {
+        text = (await get(`${s.url}/metrics`)).body
+        return sample(text, lag) === 10
+      }, 30_000, 250)
+      expect(sample(text, 'dev_stats_retrying_seconds{consumer="session-ended"}')).toBeGreaterThan(THRESHOLD_SECONDS)
+      expect(sumOf(text, 'dev_stats_sink_retries_total{consumer="session-ended"}')).toBeGreaterThan(0)
+      expect((await get(`${s.url}/health/live`)).status).toBe(200)
+    } finally {
+      clickhouse.start()
+    }
+    await until('/health/ready 200 again', async () => (await get(`${s.url}/health/ready`)).status === 200, 60_000, 250)
+    let text = ''
+    await until('30 rows and lag 0', async () => {
+      text = (await get(`${s.url}/metrics`)).body
+      return sample(text, 'dev_stats_session_facts_ingested_total{consumer="session-ended"}') === 30 && sample(text, lag) === 0
+    }, 60_000, 250)
+    expect(sample(text, 'dev_stats_retrying_seconds{consumer="session-ended"}')).toBe(0)
+  })
+
+  it('SIGTERM: exits 0 and the HTTP server is gone', async () => {
+    const s = service as Service
+    const exited = new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)))
+    s.child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect((await get(`${s.url}/health/live`)).status).toBe(0)
+  })
+})

@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))
+
+/**
+ * A ClickHouse server of a test's own (own ports and state dir), so the test may stop and start
+ * it without touching the shared one on 18123.
+ */
+export class OwnClickHouse {
+  readonly stateDir = mkdtempSync(join(tmpdir(), 'dev-stats-own-clickhouse-'))
+
+  constructor(readonly httpPort: number, readonly tcpPort: number) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.httpPort}`
+  }
+
+  start(): void {
+    this.run('start')
+  }
+
+  stop(): void {
+    this.run('stop')
+  }
+
+  /** Stops it if running and removes its state. */
+  dispose(): void {
+    try {
+      this.run('stop')
+    } finally {
+      rmSync(this.stateDir, { recursive: true, force: true })
+    }
+  }
+
+  private run(command: 'start' | 'stop'): void {
+    const r = spawnSync('bash', [SCRIPT, command], {
+      encoding: 'utf8',
+      timeout: 180_000,
+      env: { ...process.env, CLICKHOUSE_HTTP_PORT: String(this.httpPort), CLICKHOUSE_TCP_PORT: String(this.tcpPort), CLICKHOUSE_STATE_DIR: this.stateDir },
+    })
+    if (r.status !== 0) throw new Error(`scripts/clickhouse-server.sh ${command} (port ${this.httpPort}) failed:\n${r.stdout}${r.stderr}${r.error ?? ''}`)
+  }
+}
