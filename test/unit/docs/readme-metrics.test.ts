@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src/composition/config.js'
+import { createContainer } from '../../../src/composition/container.js'
+import { startOps } from '../../../src/composition/ops.js'
+import { freePort } from '../../support/http.js'
+
+const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8')
+
+describe('README: the HTTP endpoints section', () => {
+  it('names every metric /metrics exports', async () => {
+    const port = await freePort()
+    const ops = await startOps(createContainer(loadConfig({ DEV_STATS_HTTP_PORT: String(port), DEV_STATS_HTTP_HOST: '127.0.0.1', DEV_STATS_LOG_LEVEL: 'silent' })))
+    try {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+      const exported = [...text.matchAll(/^# TYPE (dev_stats_\S+)/gm)].map((m) => m[1] as string)
+      expect(exported.length).toBeGreaterThanOrEqual(15)
+      expect(exported.filter((name) => !README.includes(`\`${name}\``))).toEqual([])
+    } finally {
+      await ops?.close()
+    }
+  })
+
+  it('names every alert of the shipped rules', () => {
+    const rules = readFileSync(fileURLToPath(new URL('../../../ops/prometheus/dev-stats.rules.yml', import.meta.url)), 'utf8')
+    const alerts = [...rules.matchAll(/- alert: (\S+)/g)].map((m) => m[1] as string)
+    expect(alerts).toHaveLength(4)
+    expect(alerts.filter((a) => !README.includes(`\`${a}\``))).toEqual([])
+  })
+})
