@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import kafkajs from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
@@ -18,6 +19,16 @@ import { OwnClickHouse } from '../../support/own-clickhouse.js'
 // flips to 503 while ClickHouse is down longer than the (shortened) threshold and back after.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const THRESHOLD_SECONDS = 3
+
+const deleteTopic = async (topic: string): Promise<void> => {
+  const admin = new kafkajs.Kafka({ clientId: 'dev-stats-test-admin', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
+  await admin.connect()
+  try {
+    await admin.deleteTopics({ topics: [topic] })
+  } finally {
+    await admin.disconnect()
+  }
+}
 
 interface Service {
   readonly child: ChildProcess
@@ -164,6 +175,24 @@ describe.each(KAFKA_ADAPTERS)('npm start with %s: /metrics and /health over real
       return sample(text, 'dev_stats_session_facts_ingested_total{consumer="session-ended"}') === 30 && sample(text, lag) === 0
     }, 60_000, 250)
     expect(sample(text, 'dev_stats_retrying_seconds{consumer="session-ended"}')).toBe(0)
+  })
+
+  it('/health/ready is 503 at once while a dead letter cannot be published because its topic vanished, and 200 once it is back', async () => {
+    const s = service as Service
+    const dlq = `${sessionTopic}.dlq`
+    await deleteTopic(dlq)
+    const broker = kafkaBroker('kafkajs')
+    await broker.producer().publish([binaryRecord(sessionTopic, '{ not json')])
+    await broker.close()
+    let ready = { status: 0, body: '' }
+    await until('503 naming the missing topic', async () => {
+      ready = await get(`${s.url}/health/ready`)
+      return ready.status === 503 && ready.body.includes('session-ended: publish fails, a topic is missing')
+    }, 90_000, 250).catch((e) => {
+      throw new Error(`${String(e)}: last ${ready.status} ${ready.body}\n${s.output.join('').slice(-3000)}`)
+    })
+    await createTopics([{ name: dlq, partitions: 1 }])
+    await until('/health/ready 200 after the topic is back', async () => (await get(`${s.url}/health/ready`)).status === 200, 90_000, 250)
   })
 
   it('SIGTERM: exits 0 and the HTTP server is gone', async () => {
