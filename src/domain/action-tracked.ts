@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import type { DimensionPath } from './dimension-path.js'
 import type { EventContext } from './envelope.js'
 import { funnelRow, type FunnelRow } from './funnel.js'
@@ -36,11 +36,11 @@ export const decideActionTracked = (
   now: Instant,
   knownSources: readonly string[] = DEFAULT_VIEW_SOURCES,
 ): E.Either<Poison, ActionDecision> => {
-  const action = t.type({ ActionType: t.string }).decode(payload)
-  if (E.isLeft(action)) return E.left(poison('undecodable', describeErrors(action.left)))
+  const action = decodeWith(t.type({ ActionType: t.string }))(payload)
+  if (E.isLeft(action)) return action
   if (action.right.ActionType !== VIEW_ACTION) return E.right({ kind: 'skip', reason: 'not-a-view-action' })
-  const decoded = ViewActionPayload.decode(payload)
-  if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+  const decoded = decodeWith(ViewActionPayload)(payload)
+  if (E.isLeft(decoded)) return decoded
   const p = decoded.right
   if (isEmptyGuid(p.PropertyObjectViewId) || isEmptyGuid(p.PropertyObjectId))
     return E.left(poison('empty-id', 'PropertyObjectViewId or PropertyObjectId is Guid.Empty'))

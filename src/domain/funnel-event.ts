@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import { GuidCodec, isEmptyGuid } from './guid.js'
 import { checkColumns, date } from './column-limits.js'
 import { checkEventTime } from './event-time.js'
@@ -17,8 +17,8 @@ export const funnelEventCandidate =
   (keyField: string) =>
   (payload: unknown, now: Instant): E.Either<Poison, FunnelCandidate> => {
     const codec = t.type({ [keyField]: GuidCodec, PropertyObjectId: GuidCodec, OccurredAt: InstantCodec })
-    const decoded = codec.decode(payload)
-    if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+    const decoded = decodeWith(codec)(payload)
+    if (E.isLeft(decoded)) return decoded
     const key = decoded.right[keyField] as t.TypeOf<typeof GuidCodec>
     const { PropertyObjectId, OccurredAt } = decoded.right
     if (isEmptyGuid(key) || isEmptyGuid(PropertyObjectId))

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import { GuidCodec, isEmptyGuid, type Guid } from './guid.js'
 import { checkColumns, date } from './column-limits.js'
 import { checkEventTime } from './event-time.js'
@@ -29,8 +29,8 @@ export type LeadDecision =
   | { readonly kind: 'skip'; readonly reason: 'no-origin-property-object' }
 
 export const leadCreatedDecision = (payload: unknown, now: Instant): E.Either<Poison, LeadDecision> => {
-  const decoded = LeadCreatedPayload.decode(payload)
-  if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+  const decoded = decodeWith(LeadCreatedPayload)(payload)
+  if (E.isLeft(decoded)) return decoded
   const p = decoded.right
   if (isEmptyGuid(p.LeadId)) return E.left(poison('empty-id', 'LeadId is Guid.Empty'))
   const checked = E.flatMap(checkEventTime('CreatedAt', p.CreatedAt, now), () => checkColumns([date('EventDate', p.CreatedAt)]))

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import type { DimensionPath } from './dimension-path.js'
 import { GuidCodec, isEmptyGuid } from './guid.js'
 import { checkColumns, dateTime, uint64 } from './column-limits.js'
@@ -30,8 +30,8 @@ export interface PropertyObjectDimRow extends DimensionPath {
 }
 
 export const propertyObjectDimRow = (payload: unknown): E.Either<Poison, PropertyObjectDimRow> => {
-  const decoded = PropertyObjectUpsertedPayload.decode(payload)
-  if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+  const decoded = decodeWith(PropertyObjectUpsertedPayload)(payload)
+  if (E.isLeft(decoded)) return decoded
   const p = decoded.right
   const ids = [p.Id, p.DeveloperId, p.ProjectId, p.BuildingId, p.LayoutGroupId, p.LayoutId]
   if (ids.some(isEmptyGuid)) return E.left(poison('empty-id', 'an id of the path is Guid.Empty'))

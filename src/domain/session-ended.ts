@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import type { EventContext } from './envelope.js'
 import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -32,8 +32,7 @@ export const SessionEndedPayload = t.intersection([
 export type SessionEndedPayload = t.TypeOf<typeof SessionEndedPayload>
 
 export const decodeSessionEnded = (payload: unknown): E.Either<Poison, SessionEndedPayload> => {
-  const decoded = SessionEndedPayload.decode(payload)
-  return E.isLeft(decoded) ? E.left(poison('undecodable', describeErrors(decoded.left))) : decoded
+  return decodeWith(SessionEndedPayload)(payload)
 }
 
 const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? p.StartedAt ?? undefined

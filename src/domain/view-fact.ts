@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { describeErrors } from './decode-errors.js'
+import { decodeWith } from './decode-with.js'
 import type { DimensionPath } from './dimension-path.js'
 import type { EventContext } from './envelope.js'
 import { GuidCodec, isEmptyGuid, type Guid } from './guid.js'
@@ -54,8 +54,8 @@ export const decideViewEnded = (
   now: Instant,
   knownSources: readonly string[] = DEFAULT_VIEW_SOURCES,
 ): E.Either<Poison, ViewEndedDecision> => {
-  const decoded = ViewEndedPayload.decode(payload)
-  if (E.isLeft(decoded)) return E.left(poison('undecodable', describeErrors(decoded.left)))
+  const decoded = decodeWith(ViewEndedPayload)(payload)
+  if (E.isLeft(decoded)) return decoded
   const p = decoded.right
   if ([p.PropertyObjectViewId, p.PropertyObjectId, p.SessionId].some(isEmptyGuid))
     return E.left(poison('empty-id', 'PropertyObjectViewId, PropertyObjectId or SessionId is Guid.Empty'))

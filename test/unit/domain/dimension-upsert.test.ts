@@ -1,4 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { decodeWith } from '../../../src/domain/decode-with.js'
 import { describe, expect, it } from 'vitest'
 import { upperDimRow } from '../../../src/domain/dimension-upsert.js'
 import { poison } from '../../../src/domain/poison.js'
@@ -44,5 +46,13 @@ describe('upper dimension upserts (spec §7)', () => {
     expect(upperDimRow('project')({ Id: PRJ, UpsertedAt: AT }, NOW)).toEqual(
       E.left(poison('undecodable', 'DeveloperId: expected a UUID, got nothing')),
     )
+  })
+})
+
+describe('decodeWith', () => {
+  it('a decoded payload is Right, a rejected one is poison undecodable naming the field', () => {
+    const codec = t.type({ N: t.number })
+    expect(decodeWith(codec)({ N: 1 })).toEqual(E.right({ N: 1 }))
+    expect(decodeWith(codec)({ N: 'one' })).toEqual(E.left(poison('undecodable', 'N: expected number, got "one"')))
   })
 })
