@@ -38,6 +38,13 @@ export class NpmStart {
     return undefined
   }
 
+  /** SIGKILL to the process group: the service dies without leaving its groups or committing. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return
+    process.kill(-(this.child.pid as number), 'SIGKILL')
+    await this.exited
+  }
+
   /**
    * SIGTERM to the process group, as Ctrl-C, systemd or a container runtime deliver it: npm's
    * `sh -c` does not pass a signal on to the service. SIGKILL to the group if it is not gone in time.
