@@ -24,7 +24,7 @@ const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 /** The node flags and entry point of package.json's `start` ("node <flags> src/main.ts"). */
 const startArgs = (): string[] => {
   const script = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const [command, ...args] = script.trim().split(/\s+/)
+  const [command, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/)
   if (command !== 'node') throw new Error(`bench:e2e runs npm start's command itself and expects it to start with node: "${script}"`)
   return args
 }
