@@ -8,15 +8,16 @@
 #   scripts/clickhouse-cluster.sh stop-replica N
 #
 # Ports (defaults): ZooKeeper 12181; replica N: HTTP 1820N, TCP 1920N, interserver 1930N.
-# Cluster name: DEV_STATS_TEST_CLUSTER (default dev_stats_local). State: <infra>/cluster/.
+# Cluster name: DEV_STATS_TEST_CLUSTER (default dev_stats_local). State (pid files, data):
+# DEV_STATS_CLUSTER_DIR, default $TMPDIR/dev-stats-cluster — machine-wide like its ports, so every
+# checkout of the project starts, stops and restarts replicas of the same cluster.
 # Why one shard, not two: the machine has 2 cores shared by every test; four servers plus
 # ZooKeeper and Kafka would make the suite slow without testing anything the Distributed
 # table's sharding key does not already decide (docs/clickhouse.md).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_DIR="$(cd "$SCRIPT_DIR/.." && pwd)"
-STATE_ROOT="${DEV_STATS_INFRA_DIR:-$REPO_DIR/.infra}/cluster"
+STATE_ROOT="${DEV_STATS_CLUSTER_DIR:-${TMPDIR:-/tmp}/dev-stats-cluster}"
 CLUSTER="${DEV_STATS_TEST_CLUSTER:-dev_stats_local}"
 ZK_PORT="${ZOOKEEPER_PORT:-12181}"
 
