@@ -49,8 +49,9 @@ const main = async (): Promise<void> => {
       process.exit(1)
     })
   }
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-  process.once('SIGINT', () => shutdown('SIGINT'))
+  // on, not once: npm passes the signal on as well, and a second SIGTERM must not kill the shutdown
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
 
   const storeAt = config.store === 'clickhouse' ? `ClickHouse at ${config.clickhouse.url} (DEV_STATS_CLICKHOUSE_URL)` : `the ${config.store} store`
   try {

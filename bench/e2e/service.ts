@@ -21,7 +21,7 @@ import { peakRss } from './rss.js'
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
-/** The node flags and entry point of package.json's `start` ("node <flags> src/main.ts"). */
+/** The node flags and entry point of package.json's `start` ("exec node <flags> src/main.ts"). */
 const startArgs = (): string[] => {
   const script = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   const [command, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/)
