@@ -1,0 +1,24 @@
+import type { EventHandler } from '../handlers/event-handler.js'
+import type { BrokerConsumer, BrokerProducer } from '../ports/broker.port.js'
+import type { Clock } from '../ports/clock.port.js'
+import type { DimensionReader } from '../ports/dimension-reader.port.js'
+import type { FactStore } from '../ports/fact-store.port.js'
+import type { Logger } from '../ports/logger.port.js'
+import type { IngestMetrics } from '../ports/metrics.port.js'
+import type { Tracer } from '../ports/tracer.port.js'
+import type { EngineConfig, EngineTopics } from './engine-config.js'
+
+/** Everything one consumer engine works with: its handler, its topics and the ports. */
+export interface EngineDeps {
+  readonly handler: EventHandler
+  readonly topics: EngineTopics
+  readonly consumer: BrokerConsumer
+  readonly producer: BrokerProducer
+  readonly store: FactStore
+  readonly dimensions: DimensionReader
+  readonly clock: Clock
+  readonly logger: Logger
+  readonly metrics: IngestMetrics
+  readonly tracer: Tracer
+  readonly config: EngineConfig
+}
