@@ -39,6 +39,13 @@ const serverCode = (e: Error): number | undefined => {
   return m ? Number(m[1]) : undefined
 }
 
+/**
+ * 252 is also "Too many partitions for single INSERT block (more than 100)": the batch spans too
+ * many months, and no wait fixes that, but smaller inserts do. Non-retriable, so the engine splits
+ * the batch; a single record is one partition and always fits, so nothing is dead-lettered.
+ */
+const TOO_MANY_PARTITIONS_IN_BLOCK = /too many partitions for single insert block/i
+
 const errnoOf = (e: Error): string | undefined => ('code' in e && typeof e.code === 'string' ? e.code : undefined)
 
 /** Pure: classifies any thrown value into a StoreError that says whether to retry the batch. */
@@ -46,7 +53,10 @@ export const toStoreError = (error: unknown): StoreError => {
   if (error instanceof StoreError) return error
   const e = error instanceof Error ? error : new Error(String(error))
   const code = serverCode(e)
-  if (code !== undefined) return new StoreError(`ClickHouse error ${code}: ${e.message}`, !ROW_REJECTING_CODES.has(code), `CLICKHOUSE_${code}`, { cause: error })
+  if (code !== undefined) {
+    const refused = ROW_REJECTING_CODES.has(code) || TOO_MANY_PARTITIONS_IN_BLOCK.test(e.message)
+    return new StoreError(`ClickHouse error ${code}: ${e.message}`, !refused, `CLICKHOUSE_${code}`, { cause: error })
+  }
   // Bugs in our own code on some row (a mapper throwing) are not fixed by waiting either.
   if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return new StoreError(e.message, false, 'BUG', { cause: error })
   // Transport failures (ECONNREFUSED, socket hang up, 5xx without a body) and anything unknown:

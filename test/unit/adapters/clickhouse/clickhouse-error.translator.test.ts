@@ -14,6 +14,7 @@ describe('ClickHouse errors become StoreErrors that say whether to retry', () =>
     ['client timeout', new Error('Timeout error.'), true],
     ['HTTP 503 without a ClickHouse body', new Error('Unexpected response with status code 503'), true],
     ['too many parts (252)', server(252, 'Too many parts (300). Merges are processing significantly slower than inserts'), true],
+    ['too many partitions in one insert block (252): split the batch, do not wait', server(252, "Too many partitions for single INSERT block (more than 100). The limit is controlled by 'max_partitions_per_insert_block' setting."), false],
     ['memory limit (241)', server(241, 'Memory limit exceeded'), true],
     ['timeout exceeded (159)', server(159, 'Timeout exceeded'), true],
     ['syntax error (62): our SQL, not the rows', server(62, 'Syntax error: failed at position 1'), true],
