@@ -3,6 +3,7 @@ import { ConsumerEngine } from '../../src/application/engine/consumer-engine.js'
 import { defaultTopics, type EngineConfig } from '../../src/application/engine/engine-config.js'
 import type { EventHandler } from '../../src/application/handlers/event-handler.js'
 import type { OutboundRecord } from '../../src/application/ports/broker.port.js'
+import type { DimensionReader } from '../../src/application/ports/dimension-reader.port.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import { InMemoryBroker } from '../../src/adapters/memory/in-memory-broker.js'
 import type { InMemoryConsumer } from '../../src/adapters/memory/in-memory-consumer.js'
@@ -40,6 +41,8 @@ export class Harness {
   readonly running = new Map<string, Running>()
   /** Store seen by engines; a test may wrap `store` to inject behaviour. */
   sink: FactStore = this.store
+  /** Dimension reader seen by engines; a test on another store points it there. */
+  lookup: DimensionReader = this.dimensions
 
   constructor(
     readonly handlers: readonly EventHandler[],
@@ -57,7 +60,7 @@ export class Harness {
         consumer,
         producer: this.broker.producer(),
         store: { append: (rows, at) => this.sink.append(rows, at) },
-        dimensions: this.dimensions,
+        dimensions: { latestPaths: (ids) => this.lookup.latestPaths(ids) },
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClickHouseDimensionReader } from '../../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
 import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
@@ -97,13 +98,20 @@ interface Outcome {
 const runOn = async (sample: Sample, store: 'memory' | ClickHouseSession): Promise<Outcome> => {
   const h = new Harness(handlers, FAST_CONFIG)
   h.clock.current = NOW
-  if (store !== 'memory') h.sink = new ClickHouseFactStore(store)
+  if (store !== 'memory') {
+    h.sink = new ClickHouseFactStore(store)
+    h.lookup = new ClickHouseDimensionReader(store)
+  }
   try {
     await h.start()
     h.publish(binaryRecord(dims.topic, propertyObjectUpsertedPayload(sample.po)))
     await waitUntil(() => h.caughtUp(dims), 20_000, 'the sample dimension')
     h.publish(...sample.records.map((r) => r.record))
-    await waitUntil(() => handlers.every((x) => h.caughtUp(x)), 30_000, `every consumer caught up on ${store === 'memory' ? 'memory' : store.database}`)
+    await waitUntil(() => handlers.every((x) => h.caughtUp(x)), 30_000, 'every consumer caught up').catch((e: unknown) => {
+      const behind = handlers.filter((x) => !h.caughtUp(x)).map((x) => x.name)
+      const errors = h.logger.lines.filter((l) => l.level === 'error' || l.level === 'warn').slice(-5).map((l) => `${l.message} ${JSON.stringify(l.fields)}`)
+      throw new Error(`${String(e)} on ${store === 'memory' ? 'memory' : store.database}; behind: ${behind.join(', ')}; last errors: ${errors.join(' | ')}`)
+    })
     const deadLetters = Object.fromEntries(
       handlers.flatMap((x) => h.dlq(x)).map((r) => [r.headers['ce_id'] as string, r.headers['dlq-reason'] as string]),
     )
@@ -183,7 +191,7 @@ describe('column limits: memory, ClickHouse 18.16 and chdb agree, nothing wraps,
         records += sample.records.length
         for (const r of Object.values(memory.deadLetters)) reasons.set(r, (reasons.get(r) ?? 0) + 1)
       }),
-      { numRuns: RUNS, endOnFailure: true },
+      { numRuns: RUNS, endOnFailure: true, ...(process.env.RANGES_PROPERTY_SEED ? { seed: Number(process.env.RANGES_PROPERTY_SEED), path: process.env.RANGES_PROPERTY_PATH ?? '0' } : {}) },
     )
     console.log(`[column ranges] ${RUNS} samples, ${records} records on 3 stores; dead letters by reason: ${JSON.stringify(Object.fromEntries(reasons))}`)
     expect(reasons.get('out-of-range') ?? 0).toBeGreaterThan(0)

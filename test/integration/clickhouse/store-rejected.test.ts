@@ -64,20 +64,4 @@ describe('ClickHouse 18.16 refuses 3 rows of a batch of 1,000', () => {
     expect(await storedIds()).toHaveLength(998)
   })
 
-  it('a batch spanning 150 months (more than 18.16 takes in one insert) is split, not stalled: all stored, nothing dead-lettered', async () => {
-    await h?.stopAll()
-    h = new Harness([sessions], config)
-    h.sink = new ClickHouseFactStore(session)
-    const months = Array.from({ length: 150 }, (_, i) => new Date(Date.UTC(2000, i, 15)).toISOString())
-    const ids = months.map(() => guid())
-    h.publish(...months.map((m, i) => binaryRecord(sessions.topic, sessionEndedPayload({ CreatedAt: m, LastActivityAt: m }), { messageId: ids[i], key: 'one-partition' })))
-    await h.start()
-    await waitUntil(() => h.caughtUp(sessions), 60_000, 'all 150 committed')
-    const stored = new Set(await storedIds())
-    expect(ids.filter((id) => !stored.has(id))).toEqual([])
-    expect(h.dlq(sessions)).toEqual([])
-    expect(h.engine(sessions.name).stats.sinkRetries).toBe(0)
-    // The server did refuse the whole batch (code 252), and the engine split it.
-    expect(h.logger.lines.filter((l) => l.message.startsWith('refused: insert')).map((l) => String(l.fields.err).match(/ClickHouse error (\d+)/)?.[1])).toContain('252')
-  })
 })
