@@ -4,9 +4,11 @@
 //   npm run topics              # provision
 //   npm run topics -- --list    # print `<topic> <partitions>` and do nothing
 import { topicsToProvision } from '../src/application/consumers/consumer-topics.js'
+import { KafkaJsBroker } from '../src/adapters/kafka/kafkajs-broker.js'
 import { KafkaJsTopicCatalog } from '../src/adapters/kafka/kafkajs-topic-catalog.js'
 import { ConfigError, loadConfig, type IngestConfig } from '../src/composition/config.js'
 import { allConsumersOf } from '../src/composition/consumers.js'
+import { explainKafkaFailure } from '../src/composition/startup-errors.js'
 
 let config: IngestConfig
 try {
@@ -22,10 +24,11 @@ if (process.argv.includes('--list')) {
 }
 const where = config.kafka.brokers.join(',')
 try {
+  await new KafkaJsBroker(config.kafka).checkConnection()
   const { created, existing } = await new KafkaJsTopicCatalog(config.kafka).provision(wanted)
   for (const name of created) console.log(`created  ${name}`)
   console.log(`[topics] ${wanted.length} topics on ${where}: ${created.length} created, ${existing.length} already there`)
 } catch (e) {
-  process.stderr.write(`[topics] cannot provision topics on ${where} (DEV_STATS_KAFKA_BROKERS): ${String((e as Error).message ?? e)}\n`)
+  process.stderr.write(`[topics] cannot provision topics on ${where} (DEV_STATS_KAFKA_BROKERS): ${explainKafkaFailure(e, config)}\n`)
   process.exit(1)
 }

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto'
 import { replayDeadLetters } from '../../application/dlq/replay-dead-letters.js'
 import { showDeadLetters } from '../../application/dlq/show-dead-letters.js'
 import { summarizeDeadLetters } from '../../application/dlq/summarize-dead-letters.js'
-import { ConfigError, loadConfig } from '../../composition/config.js'
+import { ConfigError, loadConfig, type IngestConfig } from '../../composition/config.js'
 import { dlqToolFor, type DlqTool } from '../../composition/dlq-tool.js'
+import { checkBrokerConnection, explainKafkaFailure } from '../../composition/startup-errors.js'
 import { DLQ_HELP } from './dlq-help.js'
 import { parseDlqArgs, UsageError, type DlqCommand } from './dlq-args.js'
 import { deadLetterText, summaryText } from './dlq-print.js'
@@ -40,11 +41,12 @@ const run = async (command: Exclude<DlqCommand, { name: 'help' }>, tool: DlqTool
 const main = async (): Promise<number> => {
   let command: DlqCommand
   let tool: DlqTool
+  let config: IngestConfig
   try {
     command = parseDlqArgs(process.argv.slice(2))
     if (command.name === 'help') return say(DLQ_HELP), 0
     const env = { DEV_STATS_BROKER: 'kafkajs', DEV_STATS_LOG_LEVEL: 'error', ...process.env }
-    const config = loadConfig(env)
+    config = loadConfig(env)
     if (config.broker === 'memory') throw new ConfigError('DEV_STATS_BROKER', 'must be kafkajs or confluent for the dead-letter tool')
     tool = dlqToolFor(config)
   } catch (e) {
@@ -54,10 +56,11 @@ const main = async (): Promise<number> => {
     return 2
   }
   try {
+    await checkBrokerConnection(tool.broker)
     await run(command, tool)
     return 0
   } catch (e) {
-    process.stderr.write(`\ndlq ${command.name} failed: ${String((e as Error).message ?? e)}\n`)
+    process.stderr.write(`\ndlq ${command.name} failed: ${explainKafkaFailure(e, config)}\n`)
     return 1
   } finally {
     await tool.close().catch(() => undefined)

@@ -130,6 +130,11 @@ describe.each(KAFKA_ADAPTERS)('session-ended over SASL_SSL and HTTPS, npm start 
       expect(r.value).toEqual(original?.value)
       expect(r.headers).toMatchObject({ ...original?.headers, 'dlq-source-topic': topic })
     }
+    // the dead-letter tool reads them over the same secured listener
+    const summary = await npm(['run', 'dlq', '--', 'summary', '--topic', topic], { ...env, DEV_STATS_BROKER: adapter })
+    expect(summary.code, summary.output).toBe(0)
+    for (const [reason] of bad) expect(summary.output).toContain(reason)
+    expectNoSecret(summary)
   })
 })
 
