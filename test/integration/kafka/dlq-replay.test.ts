@@ -1,19 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { Registry } from 'prom-client'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ClickHouseDimensionReader } from '../../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
-import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
-import { systemClock } from '../../../src/adapters/clock/system-clock.js'
-import { OtelTracer } from '../../../src/adapters/observability/otel-tracer.js'
-import { PromMetrics } from '../../../src/adapters/observability/prom-metrics.js'
 import { replayGroupOf } from '../../../src/application/dlq/replay-dead-letters.js'
 import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.js'
-import { defaultTopics } from '../../../src/application/engine/engine-config.js'
 import type { EventHandler } from '../../../src/application/handlers/event-handler.js'
 import { funnelStageHandler } from '../../../src/application/handlers/funnel-stage.handler.js'
 import { propertyObjectUpsertedHandler } from '../../../src/application/handlers/property-object-upserted.handler.js'
@@ -21,8 +15,8 @@ import type { Guid } from '../../../src/domain/guid.js'
 import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, guid, path, propertyObjectUpsertedPayload } from '../../support/events.js'
 import { createTopics, KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker, lagOf } from '../../support/kafka.js'
+import { clickhouseEngine } from '../../support/clickhouse-engine.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
-import { RecordingLogger } from '../../support/recording-logger.js'
 import { committedOffsets, sumOf } from './group-offsets.js'
 
 // Issue 9, the dead-letter tool on real Kafka and the ClickHouse server: favorites whose property
@@ -65,12 +59,7 @@ describe.each(KAFKA_ADAPTERS)('npm run dlq -- replay on Kafka and ClickHouse (%s
   })
 
   const start = async (handler: EventHandler) => {
-    const engine = new ConsumerEngine({
-      handler, topics: defaultTopics(handler.topic, handler.groupId), consumer: broker.consumer(handler.groupId), producer: broker.producer(),
-      store: new ClickHouseFactStore(session), dimensions: new ClickHouseDimensionReader(session), clock: systemClock,
-      logger: new RecordingLogger(), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(),
-      config: { maxBatchRows: 500, flushIntervalMs: 100, sinkBackoff: { initialMs: 100, maxMs: 1000 }, parking: { maxAttempts: 2, backoff: { initialMs: 200, maxMs: 400 } } },
-    })
+    const engine = clickhouseEngine(broker, session, handler)
     engines.push(engine)
     await engine.start()
   }
