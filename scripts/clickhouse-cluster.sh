@@ -4,6 +4,7 @@
 #
 #   scripts/clickhouse-cluster.sh install            # clickhouse-server + zookeeper packages
 #   scripts/clickhouse-cluster.sh start|stop|status  # the whole cluster (idempotent)
+#   scripts/clickhouse-cluster.sh reset              # stop, then delete its state (a clean cluster next start)
 #   scripts/clickhouse-cluster.sh start-replica N    # one replica (N = 1 or 2), e.g. after stop-replica
 #   scripts/clickhouse-cluster.sh stop-replica N
 #
@@ -37,7 +38,8 @@ case "${1:-}" in
   start) zookeeper start && replica start 1 && replica start 2 ;;
   stop) replica stop 2 || true; replica stop 1 || true; zookeeper stop ;;
   status) zookeeper status && replica status 1 && replica status 2 ;;
+  reset) "$0" stop; rm -rf "$STATE_ROOT" ;;
   start-replica) replica start "${2:-}" ;;
   stop-replica) replica stop "${2:-}" ;;
-  *) echo "usage: $0 {install|start|stop|status|start-replica N|stop-replica N}" >&2; exit 2 ;;
+  *) echo "usage: $0 {install|start|stop|status|reset|start-replica N|stop-replica N}" >&2; exit 2 ;;
 esac

@@ -3,9 +3,9 @@
 # Replicated* tables and ON CLUSTER DDL of ClickHouse 18.16 need it.
 #
 #   scripts/zookeeper.sh install   # apt-get install zookeeper if its jar is missing
-#   scripts/zookeeper.sh start     # write own zoo.cfg, start in background, wait for "imok"
+#   scripts/zookeeper.sh start     # write own zoo.cfg, start in background, wait until it serves
 #   scripts/zookeeper.sh stop      # stop the server started by `start` (by pid file)
-#   scripts/zookeeper.sh status    # exit 0 iff the port answers "ruok" with "imok"
+#   scripts/zookeeper.sh status    # exit 0 iff the server serves (its `stat` reports a mode)
 #
 # Idempotent like scripts/clickhouse-server.sh. Listens on 127.0.0.1 only, no admin server.
 # Environment:
@@ -23,10 +23,12 @@ log() { printf '[zookeeper] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 [[ "$PORT" =~ ^[0-9]+$ ]] || die "ZOOKEEPER_PORT is not a number: '$PORT'"
 
-ruok() {
+# Serving: `stat` reports a mode. `ruok` already says imok while the server still loads its
+# snapshot and logs, and ClickHouse then fails its handshake and exits at start-up.
+serving() {
   local answer
-  answer="$( { exec 3<>"/dev/tcp/127.0.0.1/$PORT"; } 2>/dev/null && { printf ruok >&3; timeout 2 cat <&3; } 2>/dev/null || true)"
-  [[ "$answer" == imok ]]
+  answer="$( { exec 3<>"/dev/tcp/127.0.0.1/$PORT"; } 2>/dev/null && { printf stat >&3; timeout 2 cat <&3; } 2>/dev/null || true)"
+  [[ "$answer" == *"Mode: "* ]]
 }
 
 abs_state_dir() {
@@ -48,7 +50,7 @@ cmd_install() {
 
 cmd_start() {
   abs_state_dir
-  if ruok; then log "already running on 127.0.0.1:$PORT"; return 0; fi
+  if serving; then log "already running on 127.0.0.1:$PORT"; return 0; fi
   command -v java >/dev/null 2>&1 || die "java not found"
   [[ -f "$JAR" ]] || die "no $JAR; run: $0 install"
   # Short ticks: sessions of a stopped ClickHouse replica expire in seconds, not minutes.
@@ -71,7 +73,7 @@ EOF
   local pid=$!
   echo "$pid" >"$PID_FILE"
   for ((i = 0; i < 120; i++)); do
-    if ruok; then log "ready on 127.0.0.1:$PORT (pid $pid)"; return 0; fi
+    if serving; then log "ready on 127.0.0.1:$PORT (pid $pid)"; return 0; fi
     kill -0 "$pid" 2>/dev/null || { tail -n 30 "$STATE_DIR/zookeeper.out" >&2; die "exited during start-up"; }
     sleep 0.25
   done
@@ -97,6 +99,6 @@ case "${1:-}" in
   install) cmd_install ;;
   start) cmd_start ;;
   stop) cmd_stop ;;
-  status) if ruok; then log "running on 127.0.0.1:$PORT"; else log "not running"; exit 1; fi ;;
+  status) if serving; then log "running on 127.0.0.1:$PORT"; else log "not running"; exit 1; fi ;;
   *) echo "usage: $0 {install|start|stop|status}" >&2; exit 2 ;;
 esac

@@ -19,6 +19,9 @@ const must = (command: string): void => {
 export default function setup(): () => void {
   must('install')
   const wasRunning = run('status').ok
+  // A cluster this run starts starts clean: replicas left from an earlier run would re-attach
+  // their old replicated tables at start-up, and the ZooKeeper logs only grow.
+  if (!wasRunning) must('reset')
   must('start')
   return () => {
     if (!wasRunning) must('stop')
