@@ -4,6 +4,7 @@ import { StoreError } from '../ports/store-error.js'
 import type { EngineDeps } from './engine-deps.js'
 import type { EngineTelemetry } from './engine-telemetry.js'
 import { insertIsolating } from './isolating-insert.js'
+import { outboundChunks } from './outbound-chunks.js'
 import type { BatchEntry, PendingBatch } from './pending-batch.js'
 import type { RecordRouter } from './record-router.js'
 import type { StopAwareRetry } from './retry-loop.js'
@@ -11,7 +12,7 @@ import type { StopAwareRetry } from './retry-loop.js'
 /**
  * Makes one pending batch durable: its rows inserted in chunks of at most maxBatchRows (records
  * whose rows the store refuses are isolated and dead-lettered as store-rejected), then its dead
- * letters and parked copies published. Retriable failures are retried until they pass or the
+ * letters and parked copies published in chunks of bounded size. Retriable failures are retried until they pass or the
  * engine stops (Abandoned). Independent batches may be written concurrently; commits stay with
  * the engine's OffsetTracker.
  */
@@ -31,7 +32,9 @@ export class BatchWriter {
       }
     }
     this.telemetry.batch(batch.rowCount)
-    if (batch.outbound.length > 0) await this.retry.run('publish', () => producer.publish(batch.outbound))
+    for (const chunk of outboundChunks(batch.outbound)) {
+      await this.retry.run('publish', () => producer.publish(chunk))
+    }
   }
 
   /** One insert; retried while the store is down, rethrown when the store refuses the rows. */
