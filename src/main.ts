@@ -3,6 +3,7 @@
 import type { IngestService } from './application/ingest-service.js'
 import type { Broker } from './application/ports/broker.port.js'
 import type { Logger } from './application/ports/logger.port.js'
+import { retriable } from './application/ports/retriable.js'
 import { MissingTopicsError } from './application/ports/topic-catalog.port.js'
 import { ConfluentClientMissing } from './adapters/kafka/confluent-client.js'
 import { requireBrokerClient } from './composition/broker.factory.js'
@@ -80,7 +81,7 @@ const main = async (): Promise<void> => {
       process.stderr.write(`dev-stats ingest: on ${where(config)}: ${e.message}\n`)
       process.exit(1)
     }
-    logger.error({ err: String(e), retriable: (e as { retriable?: boolean }).retriable }, `cannot start consuming from ${where(config)}`)
+    logger.error({ err: String(e), retriable: retriable(e) }, `cannot start consuming from ${where(config)}`)
     process.stderr.write(`dev-stats ingest: cannot start consuming from ${where(config)}: ${explainKafkaFailure(e, config)}\n`)
     process.exit(1)
   }

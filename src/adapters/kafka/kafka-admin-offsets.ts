@@ -2,7 +2,13 @@ import type { PartitionOffsets } from '../../application/ports/broker.port.js'
 import type { LagAdmin as OffsetsAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 
-const withAdmin = async <T>(admin: OffsetsAdmin, what: string, f: (a: OffsetsAdmin) => Promise<T>): Promise<T> => {
+interface Connectable {
+  connect(): Promise<void>
+  disconnect(): Promise<void>
+}
+
+/** One short admin connection: connect, work, disconnect; failures become a BrokerError. */
+export const withAdmin = async <A extends Connectable, T>(admin: A, what: string, f: (a: A) => Promise<T>): Promise<T> => {
   try {
     await admin.connect()
     return await f(admin)

@@ -1,7 +1,7 @@
 import kafkajs from 'kafkajs'
 import type { TopicToProvision } from '../../application/consumers/consumer-topics.js'
 import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
-import { brokerError } from './kafka-errors.js'
+import { withAdmin } from './kafka-admin-offsets.js'
 import type { KafkaOptions } from './kafka-options.js'
 import { kafkajsSecurity } from './kafkajs-security.js'
 
@@ -43,7 +43,7 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
     })
   }
 
-  private async withAdmin<T>(what: string, f: (admin: Admin) => Promise<T>): Promise<T> {
+  private withAdmin<T>(what: string, f: (admin: Admin) => Promise<T>): Promise<T> {
     const kafka = new Kafka({
       clientId: this.options.clientId,
       brokers: [...this.options.brokers],
@@ -52,14 +52,6 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
       connectionTimeout: 3000,
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
     })
-    const admin = kafka.admin()
-    try {
-      await admin.connect()
-      return await f(admin)
-    } catch (e) {
-      throw brokerError(what, e)
-    } finally {
-      await admin.disconnect().catch(() => undefined)
-    }
+    return withAdmin(kafka.admin(), what, f)
   }
 }
