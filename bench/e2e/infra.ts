@@ -19,10 +19,21 @@ export const withAdmin = async <T>(work: (a: kafkajs.Admin) => Promise<T>): Prom
   }
 }
 
-export const createTopics = (topics: readonly { name: string; partitions: number }[]): Promise<unknown> =>
-  withAdmin((a) =>
-    a.createTopics({ topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })), waitForLeaders: true }),
-  )
+/** Retries for 30 s: a broker started a moment ago answers metadata before it hosts new partitions. */
+export const createTopics = async (topics: readonly { name: string; partitions: number }[]): Promise<void> => {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    try {
+      await withAdmin((a) =>
+        a.createTopics({ topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })), waitForLeaders: true }),
+      )
+      return
+    } catch (e) {
+      if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e
+      await sleep(500)
+    }
+  }
+}
 
 export const deleteTopics = (names: readonly string[]): Promise<void> =>
   withAdmin((a) => a.deleteTopics({ topics: [...names] })).catch(() => undefined)

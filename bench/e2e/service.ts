@@ -74,6 +74,9 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
     DEV_STATS_STORE: 'clickhouse',
     DEV_STATS_CLICKHOUSE_URL: CLICKHOUSE_URL,
     DEV_STATS_CLICKHOUSE_DATABASE: spec.db,
+    // Every other consumer reads an empty topic of its own: the shared topics' backlog (left by
+    // tests or a manual run) would otherwise be ingested alongside and skew the figures.
+    ...Object.fromEntries(CONSUMERS.map((c) => [`DEV_STATS_TOPIC_${c.key}`, `${spec.group}-${c.key.toLowerCase()}`])),
     DEV_STATS_TOPIC_SESSION_ENDED: spec.topic,
     ...Object.fromEntries(CONSUMERS.map((c) => [`DEV_STATS_GROUP_${c.key}`, `${spec.group}-${c.key.toLowerCase()}`])),
     DEV_STATS_HTTP_PORT: String(await freePort()),
@@ -93,9 +96,10 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)))
   const ready = new Promise<number>((resolveReady, reject) => {
-    let seen = ''
+    let tail = ''
     const onData = (d: Buffer) => {
-      seen = (seen + d.toString()).slice(-2000)
+      const seen = tail + d.toString()
+      tail = seen.slice(-100) // a line split between two chunks
       if (seen.includes('"msg":"consuming from')) {
         child.stdout.off('data', onData)
         child.stdout.resume() // the default info log keeps flowing; read and drop it
