@@ -21,6 +21,9 @@ const N = Number(process.env.BENCH_RECORDS ?? 100_000)
 const handler = sessionEndedHandler()
 const enc = new TextEncoder()
 const now = Date.now()
+const headerDecoder = new TextDecoder()
+/** Header text as a client hands it over: decoded from the record's bytes (randomUUID's own string is a rope). */
+const header = (text: string): string => headerDecoder.decode(enc.encode(text))
 
 const records = (): OutboundRecord[] =>
   Array.from({ length: N }, (_, i) => ({
@@ -30,7 +33,7 @@ const records = (): OutboundRecord[] =>
       SessionId: randomUUID(), AnonymousId: randomUUID(), UserId: i % 3 === 0 ? null : randomUUID(),
       CreatedAt: '2026-11-30T10:15:30.1234567+03:00', LastActivityAt: '2026-11-30T10:45:30.1234567+03:00', DurationSeconds: i % 3600,
     })),
-    headers: { ce_id: randomUUID(), ce_type: 'session-ended', ce_contractversion: '1' },
+    headers: { ce_id: header(randomUUID()), ce_type: header('session-ended'), ce_contractversion: header('1') },
   }))
 
 const modes: Record<string, (input: OutboundRecord[]) => Promise<number>> = {

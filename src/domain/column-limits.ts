@@ -29,11 +29,16 @@ export type ColumnValue =
   | { readonly column: string; readonly type: NumericColumnType; readonly value: number | null }
   | { readonly column: string; readonly type: 'UUID'; readonly value: string | null }
 
+/** Whether a number fits a numeric column (null fits: the column is Nullable or the field absent). */
+export const fitsColumn = (type: NumericColumnType, value: number | null): boolean => {
+  if (value === null) return true
+  const { min, max } = COLUMN_LIMITS[type]
+  return Number.isInteger(value) && value >= min && value <= max
+}
+
 const inRange = (c: ColumnValue): boolean => {
   if (c.value === null) return true
-  if (c.type === 'UUID') return isGuid(c.value)
-  const { min, max } = COLUMN_LIMITS[c.type]
-  return Number.isInteger(c.value) && c.value >= min && c.value <= max
+  return c.type === 'UUID' ? isGuid(c.value) : fitsColumn(c.type, c.value)
 }
 
 const shown = (c: ColumnValue): string =>

@@ -6,5 +6,7 @@ import { poison, type Poison } from './poison.js'
 /** Decodes with an io-ts codec; a payload it rejects is poison `undecodable` with the errors as detail. */
 export const decodeWith =
   <A, O>(codec: t.Type<A, O, unknown>) =>
-  (payload: unknown): E.Either<Poison, A> =>
-    E.mapLeft((errors: t.Errors) => poison('undecodable', describeErrors(errors)))(codec.decode(payload))
+  (payload: unknown): E.Either<Poison, A> => {
+    const decoded = codec.decode(payload)
+    return E.isLeft(decoded) ? E.left(poison('undecodable', describeErrors(decoded.left))) : decoded
+  }

@@ -41,33 +41,48 @@ const parseJson = (value: Uint8Array | null): E.Either<Poison, unknown> => {
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined
 
-/** EventContext field ← CloudEvents attribute name ← its binary-mode header(s). */
-const ATTRIBUTES: readonly (readonly [keyof EventContext, string, string, string | undefined])[] = (
-  [
-    ['type', 'type'],
-    ['source', 'source'],
-    ['time', 'time'],
-    ['subject', 'subject'],
-    ['aggregateType', 'aggregatetype'],
-    ['aggregateVersion', 'aggregateversion'],
-    ['contractVersion', 'contractversion'],
-    ['traceparent', 'traceparent'],
-    ['tracestate', 'tracestate'],
-  ] as const
-  // W3C trace context may come as its own header (`traceparent`) instead of `ce_traceparent`.
-).map(([field, attribute]) => [field, attribute, `ce_${attribute}`, attribute.startsWith('trace') ? attribute : undefined] as const)
+/** EventContext field ← CloudEvents attribute name (structured mode; binary mode reads `ce_<name>`). */
+const ATTRIBUTES: readonly (readonly [keyof EventContext, string])[] = [
+  ['type', 'type'],
+  ['source', 'source'],
+  ['time', 'time'],
+  ['subject', 'subject'],
+  ['aggregateType', 'aggregatetype'],
+  ['aggregateVersion', 'aggregateversion'],
+  ['contractVersion', 'contractversion'],
+  ['traceparent', 'traceparent'],
+  ['tracestate', 'tracestate'],
+]
 
 const missingId = (): E.Either<Poison, EventContext> => E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
 
+/**
+ * Binary mode: each attribute from its `ce_` header, unrolled (one named read each) as it runs for
+ * every record. W3C trace context may come as its own header (`traceparent`) instead of `ce_traceparent`.
+ */
 const contextFromHeaders = (headers: Readonly<Record<string, string>>): E.Either<Poison, EventContext> => {
   const messageId = text(headers['ce_id'])?.trim()
   if (!messageId) return missingId()
-  const context: Record<string, string> = { messageId }
-  for (const [field, , header, plain] of ATTRIBUTES) {
-    const value = text(headers[header] ?? (plain === undefined ? undefined : headers[plain]))
-    if (value !== undefined) context[field] = value
-  }
-  return E.right(context as unknown as EventContext)
+  const context: { -readonly [K in keyof EventContext]: EventContext[K] } = { messageId }
+  const type = text(headers['ce_type'])
+  if (type !== undefined) context.type = type
+  const source = text(headers['ce_source'])
+  if (source !== undefined) context.source = source
+  const time = text(headers['ce_time'])
+  if (time !== undefined) context.time = time
+  const subject = text(headers['ce_subject'])
+  if (subject !== undefined) context.subject = subject
+  const aggregateType = text(headers['ce_aggregatetype'])
+  if (aggregateType !== undefined) context.aggregateType = aggregateType
+  const aggregateVersion = text(headers['ce_aggregateversion'])
+  if (aggregateVersion !== undefined) context.aggregateVersion = aggregateVersion
+  const contractVersion = text(headers['ce_contractversion'])
+  if (contractVersion !== undefined) context.contractVersion = contractVersion
+  const traceparent = text(headers['ce_traceparent'] ?? headers['traceparent'])
+  if (traceparent !== undefined) context.traceparent = traceparent
+  const tracestate = text(headers['ce_tracestate'] ?? headers['tracestate'])
+  if (tracestate !== undefined) context.tracestate = tracestate
+  return E.right(context)
 }
 
 const contextFromBody = (body: Readonly<Record<string, unknown>>): E.Either<Poison, EventContext> => {
@@ -84,9 +99,18 @@ const contextFromBody = (body: Readonly<Record<string, unknown>>): E.Either<Pois
 /** Kafka header names are case-sensitive; CloudEvents' are lower case. Copies only when needed. */
 const lowerCaseKeys = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
   for (const k in headers) {
-    if (k !== k.toLowerCase()) return Object.fromEntries(Object.entries(headers).map(([key, v]) => [key.toLowerCase(), v]))
+    if (hasUpperCase(k)) return Object.fromEntries(Object.entries(headers).map(([key, v]) => [key.toLowerCase(), v]))
   }
   return headers
+}
+
+/** Whether `k` changes under toLowerCase(); ASCII without A-Z does not. */
+const hasUpperCase = (k: string): boolean => {
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i)
+    if ((c >= 65 && c <= 90) || c > 127) return k !== k.toLowerCase()
+  }
+  return false
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)

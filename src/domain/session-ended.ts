@@ -2,9 +2,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { decodeWith } from './decode-with.js'
 import type { EventContext } from './envelope.js'
-import { EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
-import { pipe } from 'fp-ts/lib/function.js'
-import { checkColumns, dateTime, uint32 } from './column-limits.js'
+import { asGuid, EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
+import { checkColumns, dateTime, fitsColumn, uint32 } from './column-limits.js'
+import { instantOf, INVALID, isInt32, optionalGuid, optionalInstant, plainObject, withFastPath } from './fast-codec.js'
 import { checkEventTime } from './event-time.js'
 import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
@@ -16,7 +16,7 @@ const Int32 = t.refinement(t.Int, (n) => n <= INT32_MAX && n >= -INT32_MAX - 1, 
 const OptionalInstant = t.union([InstantCodec, t.null])
 
 /** session-ended payload (seed 000). StartedAt is seed 001's name for CreatedAt; CreatedAt wins. */
-export const SessionEndedPayload = t.intersection([
+const SessionEndedCodec = t.intersection([
   t.type({
     SessionId: GuidCodec,
     AnonymousId: GuidCodec,
@@ -29,11 +29,27 @@ export const SessionEndedPayload = t.intersection([
     StartedAt: OptionalInstant,
   }),
 ])
-export type SessionEndedPayload = t.TypeOf<typeof SessionEndedPayload>
+export type SessionEndedPayload = t.TypeOf<typeof SessionEndedCodec>
 
-export const decodeSessionEnded = (payload: unknown): E.Either<Poison, SessionEndedPayload> => {
-  return decodeWith(SessionEndedPayload)(payload)
+/** The valid payload by hand (no combinator allocations); anything else goes to the io-ts codec. */
+const acceptSessionEnded = (u: unknown): SessionEndedPayload | undefined => {
+  const o = plainObject(u)
+  if (o === undefined) return undefined
+  const SessionId = asGuid(o['SessionId'])
+  const AnonymousId = asGuid(o['AnonymousId'])
+  const LastActivityAt = instantOf(o['LastActivityAt'])
+  const DurationSeconds = o['DurationSeconds']
+  const UserId = optionalGuid(o['UserId'])
+  const CreatedAt = optionalInstant(o['CreatedAt'])
+  const StartedAt = optionalInstant(o['StartedAt'])
+  if (SessionId === undefined || AnonymousId === undefined || LastActivityAt === undefined || !isInt32(DurationSeconds)) return undefined
+  if (UserId === INVALID || CreatedAt === INVALID || StartedAt === INVALID) return undefined
+  return { SessionId, AnonymousId, LastActivityAt, DurationSeconds: DurationSeconds as t.Branded<number, t.IntBrand>, UserId, CreatedAt, StartedAt }
 }
+
+export const SessionEndedPayload = withFastPath(SessionEndedCodec, acceptSessionEnded)
+
+export const decodeSessionEnded: (payload: unknown) => E.Either<Poison, SessionEndedPayload> = decodeWith(SessionEndedPayload)
 
 const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? p.StartedAt ?? undefined
 
@@ -41,12 +57,11 @@ const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? 
 export const validateSessionEnded = (p: SessionEndedPayload, now: Instant): E.Either<Poison, Instant> => {
   if (isEmptyGuid(p.SessionId)) return E.left(poison('empty-session-id', 'SessionId is Guid.Empty'))
   if (p.DurationSeconds < 0) return E.left(poison('negative-duration', `DurationSeconds is ${p.DurationSeconds}`))
-  return pipe(
-    checkEventTime('CreatedAt', startOf(p), now),
-    E.tap((createdAt) =>
-      checkColumns([dateTime('StartedAt', createdAt), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]),
-    ),
-  )
+  const createdAt = checkEventTime('CreatedAt', startOf(p), now)
+  if (E.isLeft(createdAt)) return createdAt
+  const at = createdAt.right
+  if (fitsColumn('DateTime', at) && fitsColumn('DateTime', p.LastActivityAt) && fitsColumn('UInt32', p.DurationSeconds)) return createdAt
+  return E.as(checkColumns([dateTime('StartedAt', at), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]), at)
 }
 
 export const toSessionFact = (ctx: EventContext, p: SessionEndedPayload, createdAt: Instant): SessionFactRow => {
@@ -69,7 +84,9 @@ export const toSessionFact = (ctx: EventContext, p: SessionEndedPayload, created
 }
 
 /** decode → validate → map for one session-ended event. */
-export const sessionEndedFact = (ctx: EventContext, payload: unknown, now: Instant): E.Either<Poison, SessionFactRow> =>
-  E.flatMap(decodeSessionEnded(payload), (p) =>
-    E.map((at: Instant) => toSessionFact(ctx, p, at))(validateSessionEnded(p, now)),
-  )
+export const sessionEndedFact = (ctx: EventContext, payload: unknown, now: Instant): E.Either<Poison, SessionFactRow> => {
+  const decoded = decodeSessionEnded(payload)
+  if (E.isLeft(decoded)) return decoded
+  const at = validateSessionEnded(decoded.right, now)
+  return E.isLeft(at) ? at : E.right(toSessionFact(ctx, decoded.right, at.right))
+}

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { checkContractVersion, type ContractVersionWarning } from '../../domain/contract-version.js'
 import type { DimensionPath } from '../../domain/dimension-path.js'
-import { decodeEnvelope } from '../../domain/envelope.js'
+import { decodeEnvelope, type EventContext } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -38,18 +38,23 @@ export const stepOf = (r: BrokerRecord, handler: EventHandler, now: Instant, see
   if (E.isLeft(envelope)) return { kind: 'poison', poison: envelope.left }
   const { context } = envelope.right
   if (seen.has(context.messageId)) return { kind: 'duplicate' }
-  const mismatch = checkContractVersion(context.contractVersion)
-  const base = {
-    messageId: context.messageId,
-    ...(context.traceparent ? { traceparent: context.traceparent } : {}),
-    ...(mismatch ? { contractMismatch: mismatch } : {}),
-  }
   const result = handler.interpret(envelope.right, now)
-  if (E.isLeft(result)) return { kind: 'poison', poison: result.left, notes: { ...base, warnings: [] } }
+  if (E.isLeft(result)) return { kind: 'poison', poison: result.left, notes: notesOf(context, NO_WARNINGS) }
   const i = result.right
-  if (i.kind === 'skip') return { kind: 'skip', reason: i.reason, notes: { ...base, warnings: [] } }
-  const notes = { ...base, warnings: i.warnings ?? [] }
+  if (i.kind === 'skip') return { kind: 'skip', reason: i.reason, notes: notesOf(context, NO_WARNINGS) }
+  const notes = notesOf(context, i.warnings ?? NO_WARNINGS)
   return i.kind === 'rows' ? { kind: 'rows', rows: i.rows, notes } : { kind: 'enrich', request: i, attempt: attemptOf(r), notes }
+}
+
+const NO_WARNINGS: readonly string[] = []
+
+/** Built field by field (no spreads): one per record. */
+const notesOf = (context: EventContext, warnings: readonly string[]): StepNotes => {
+  const notes: { -readonly [K in keyof StepNotes]: StepNotes[K] } = { messageId: context.messageId, warnings }
+  if (context.traceparent) notes.traceparent = context.traceparent
+  const mismatch = checkContractVersion(context.contractVersion)
+  if (mismatch) notes.contractMismatch = mismatch
+  return notes
 }
 
 /** What a looked-up dimension means for one record waiting on it. */
