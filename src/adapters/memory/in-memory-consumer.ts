@@ -1,7 +1,17 @@
-import type { BrokerConsumer, ConsumerCallbacks, OffsetCommit, TopicPartition } from '../../application/ports/broker.port.js'
-import type { GroupMember, InMemoryLog } from './in-memory-log.js'
+import type { BrokerConsumer, BrokerRecord, ConsumerCallbacks, OffsetCommit, TopicPartition } from '../../application/ports/broker.port.js'
+import type { GroupMember, InMemoryLog, StoredRecord } from './in-memory-log.js'
 
 const keyOf = (tp: TopicPartition) => `${tp.topic}/${tp.partition}`
+
+/** Each stored record as a client delivers it (offsets as decimal text). */
+const asDelivered = (records: readonly StoredRecord[], tp: TopicPartition): BrokerRecord[] => {
+  const out = new Array<BrokerRecord>(records.length)
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as StoredRecord
+    out[i] = { topic: tp.topic, partition: tp.partition, offset: String(r.offset), key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp }
+  }
+  return out
+}
 
 /** One member of a consumer group over an InMemoryLog; delivers each partition's batches in order. */
 export class InMemoryConsumer implements BrokerConsumer, GroupMember {
@@ -88,9 +98,7 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
         const records = this.log.read(tp, from, this.pollSize)
         if (records.length === 0) continue
         delivered += records.length
-        await this.callbacks?.onBatch(
-          records.map((r) => ({ topic: tp.topic, partition: tp.partition, offset: String(r.offset), key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp })),
-        )
+        await this.callbacks?.onBatch(asDelivered(records, tp))
         if (this.positions.get(keyOf(tp)) === from) this.positions.set(keyOf(tp), from + records.length)
       }
       await new Promise((resolve) => setTimeout(resolve, delivered === 0 ? 2 : 0))

@@ -36,7 +36,7 @@ export class InMemoryLog {
     const partitions = this.topics.get(r.topic) as StoredRecord[][]
     const partition = r.key ? hash(r.key) % partitions.length : Math.floor(Math.random() * partitions.length)
     const log = partitions[partition] as StoredRecord[]
-    const stored = { ...r, partition, offset: log.length, timestamp: Date.now() }
+    const stored: StoredRecord = { topic: r.topic, key: r.key, value: r.value, headers: r.headers, partition, offset: log.length, timestamp: Date.now() }
     log.push(stored)
     return stored
   }
@@ -92,6 +92,6 @@ export class InMemoryLog {
 
 const hash = (key: Uint8Array): number => {
   let h = 0
-  for (const b of key) h = (Math.imul(h, 31) + b) >>> 0
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + (key[i] as number)) >>> 0
   return h
 }

@@ -7,5 +7,8 @@ import type { BrokerRecord } from '../ports/broker.port.js'
  * copies from the retry topic are left out: their timestamp is when they were parked, and their
  * deliberate delay is what the dimension-gap alert watches.
  */
-export const arrivalLagsOf = (settled: readonly BrokerRecord[], sourceTopic: string, now: Instant): number[] =>
-  settled.flatMap((r) => (r.topic === sourceTopic && r.timestamp !== undefined ? [Math.max(0, (now - r.timestamp) / 1000)] : []))
+export const arrivalLagsOf = (settled: readonly BrokerRecord[], sourceTopic: string, now: Instant): number[] => {
+  const lags: number[] = []
+  for (const r of settled) if (r.topic === sourceTopic && r.timestamp !== undefined) lags.push(Math.max(0, (now - r.timestamp) / 1000))
+  return lags
+}

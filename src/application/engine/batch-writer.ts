@@ -1,3 +1,4 @@
+import type { FactRow } from '../../domain/fact-row.js'
 import { poison, type Poison } from '../../domain/poison.js'
 import { retriable } from '../ports/retriable.js'
 import { StoreError } from '../ports/store-error.js'
@@ -40,7 +41,8 @@ export class BatchWriter {
   /** One insert; retried while the store is down, rethrown when the store refuses the rows. */
   private async insert(entries: readonly BatchEntry[], links: readonly string[]): Promise<void> {
     const { store, clock, tracer, handler } = this.deps
-    const rows = entries.flatMap((e) => e.rows)
+    const rows: FactRow[] = []
+    for (const e of entries) for (const row of e.rows) rows.push(row)
     const started = performance.now()
     const at = await this.retry.run(
       'insert',

@@ -139,7 +139,7 @@ export class ConsumerEngine {
 
   private async accept(records: readonly BrokerRecord[]): Promise<void> {
     this.telemetry.consumed(records)
-    for (const r of records) this.tracker.received(r)
+    this.tracker.received(records)
     const { maxBatchRows } = this.deps.config
     for (let i = 0; i < records.length; ) {
       const slice = records.slice(i, i + Math.max(1, maxBatchRows - this.batch.size))
@@ -173,7 +173,7 @@ export class ConsumerEngine {
     const { consumer, clock, topics } = this.deps
     if (this.aborted) return
     this.telemetry.arrived(arrivalLagsOf(batch.settled, topics.source, clock.now()))
-    for (const r of batch.settled) this.tracker.done(r)
+    this.tracker.done(batch.settled)
     const commits = this.tracker.committable()
     if (commits.length === 0) return
     try {

@@ -1,9 +1,19 @@
 import type { BrokerRecord, OffsetCommit, TopicPartition } from '../ports/broker.port.js'
 
-interface PartitionState {
-  readonly pending: Set<bigint>
-  highestDone: bigint
-  committed: bigint
+/** An int64 offset: a number while exact (every offset a broker will ever reach), else a bigint. */
+type Offset = number | bigint
+
+const offsetOf = (text: string): Offset => {
+  const n = Number(text)
+  return Number.isSafeInteger(n) ? n : BigInt(text)
+}
+
+const next = (o: Offset): Offset => (typeof o === 'bigint' ? o + 1n : o + 1)
+
+interface PartitionState extends TopicPartition {
+  readonly pending: Set<Offset>
+  highestDone: Offset
+  committed: Offset
 }
 
 const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`
@@ -11,32 +21,41 @@ const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`
 /**
  * Tracks, per partition, which received offsets are still in flight, so that a commit never
  * passes an offset whose effects are not durable yet — also when records finish out of order
- * (a parked record waiting for its due time while later ones are done).
+ * (a parked record waiting for its due time while later ones are done). Records come in runs of
+ * one partition, so the partition's state is looked up once per run.
  */
 export class OffsetTracker {
-  private readonly partitions = new Map<string, PartitionState & TopicPartition>()
+  private readonly partitions = new Map<string, PartitionState>()
 
-  received(r: BrokerRecord): void {
-    const state = this.stateOf(r)
-    state.pending.add(BigInt(r.offset))
+  received(records: readonly BrokerRecord[]): void {
+    let state: PartitionState | undefined
+    for (const r of records) {
+      if (state === undefined || state.partition !== r.partition || state.topic !== r.topic) state = this.stateOf(r)
+      state.pending.add(offsetOf(r.offset))
+    }
   }
 
-  done(r: BrokerRecord): void {
-    const state = this.partitions.get(keyOf(r))
-    if (!state) return // revoked meanwhile: its offsets are no longer ours to commit
-    const offset = BigInt(r.offset)
-    state.pending.delete(offset)
-    if (offset > state.highestDone) state.highestDone = offset
+  done(records: readonly BrokerRecord[]): void {
+    let state: PartitionState | undefined
+    let last: BrokerRecord | undefined
+    for (const r of records) {
+      if (last === undefined || last.partition !== r.partition || last.topic !== r.topic) state = this.partitions.get(keyOf(r))
+      last = r
+      if (!state) continue // revoked meanwhile: its offsets are no longer ours to commit
+      const offset = offsetOf(r.offset)
+      state.pending.delete(offset)
+      if (offset > state.highestDone) state.highestDone = offset
+    }
   }
 
   /** Commits that move a partition forward: up to its lowest in-flight offset, else past the highest done. */
   committable(): OffsetCommit[] {
     const commits: OffsetCommit[] = []
     for (const state of this.partitions.values()) {
-      let next = state.highestDone + 1n
-      for (const p of state.pending) if (p < next) next = p
-      if (next > state.committed) {
-        commits.push({ topic: state.topic, partition: state.partition, offset: next.toString() })
+      let first = next(state.highestDone)
+      for (const p of state.pending) if (p < first) first = p
+      if (first > state.committed) {
+        commits.push({ topic: state.topic, partition: state.partition, offset: first.toString() })
       }
     }
     return commits
@@ -45,7 +64,7 @@ export class OffsetTracker {
   markCommitted(commits: readonly OffsetCommit[]): void {
     for (const c of commits) {
       const state = this.partitions.get(keyOf(c))
-      if (state) state.committed = BigInt(c.offset)
+      if (state) state.committed = offsetOf(c.offset)
     }
   }
 
@@ -61,8 +80,8 @@ export class OffsetTracker {
     const key = keyOf(r)
     let state = this.partitions.get(key)
     if (!state) {
-      const start = BigInt(r.offset)
-      state = { topic: r.topic, partition: r.partition, pending: new Set(), highestDone: start - 1n, committed: start }
+      const start = offsetOf(r.offset)
+      state = { topic: r.topic, partition: r.partition, pending: new Set(), highestDone: typeof start === 'bigint' ? start - 1n : start - 1, committed: start }
       this.partitions.set(key, state)
     }
     return state
