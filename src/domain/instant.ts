@@ -41,13 +41,21 @@ export const parseInstant = (text: string): Instant | undefined => {
   }
   const offset = offsetMinutes(text, i)
   if (offset === undefined || day > daysIn(year, month)) return undefined
-  // Date.UTC maps years 0-99 to 1900-1999; shift such years by 400 (one Gregorian cycle) and back.
-  const small = year < 100
-  const utc = Date.UTC(small ? year + 400 : year, month - 1, day, hour, minute, second, ms) - (small ? CYCLE_400_MS : 0)
-  return utc - offset * 60_000
+  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms
 }
 
-const CYCLE_400_MS = 146_097 * 86_400_000
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil),
+ * as Date.UTC counts them, without its mapping of years 0-99 to 1900-1999.
+ */
+const daysFromCivil = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146_097 + doe - 719_468
+}
 
 const daysIn = (year: number, month: number): number =>
   month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31

@@ -38,7 +38,8 @@ export class InMemoryBroker implements Broker, TopicCatalog {
           this.failNextPublishes--
           throw new PortError('in-memory broker refused the publish', true)
         }
-        for (const r of records) this.log.append(r)
+        const timestamp = Date.now()
+        for (const r of records) this.log.append(r, timestamp)
       },
     }
   }

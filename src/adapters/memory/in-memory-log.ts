@@ -31,12 +31,13 @@ export class InMemoryLog {
     for (const key of [...this.committed.keys()]) if (key.split('/').at(-2) === name) this.committed.delete(key)
   }
 
-  append(r: OutboundRecord): StoredRecord {
+  /** `timestamp`: the broker's stamp, one per produce request. */
+  append(r: OutboundRecord, timestamp = Date.now()): StoredRecord {
     if (!this.topics.has(r.topic)) this.createTopic(r.topic, 1)
     const partitions = this.topics.get(r.topic) as StoredRecord[][]
     const partition = r.key ? hash(r.key) % partitions.length : Math.floor(Math.random() * partitions.length)
     const log = partitions[partition] as StoredRecord[]
-    const stored: StoredRecord = { topic: r.topic, key: r.key, value: r.value, headers: r.headers, partition, offset: log.length, timestamp: Date.now() }
+    const stored: StoredRecord = { topic: r.topic, key: r.key, value: r.value, headers: r.headers, partition, offset: log.length, timestamp }
     log.push(stored)
     return stored
   }

@@ -75,10 +75,20 @@ export class EngineTelemetry {
     this.metrics.recoveredFromParking(this.consumer)
   }
 
-  parked(propertyObjectId: Guid, attempt: number): void {
-    this.stats.parked++
-    this.metrics.parked(this.consumer)
-    this.logger.info({ consumer: this.consumer, propertyObjectId, attempt }, 'parked for a late dimension')
+  /**
+   * Records of one routed slice parked for a late dimension: one log line for the slice (a cold
+   * start parks thousands of records, a line each flooded the log), the ids at debug level.
+   */
+  parked(parked: readonly { readonly propertyObjectId: Guid; readonly attempt: number }[]): void {
+    if (parked.length === 0) return
+    this.stats.parked += parked.length
+    for (let i = 0; i < parked.length; i++) this.metrics.parked(this.consumer)
+    const attempts = parked.map((p) => p.attempt)
+    this.logger.info(
+      { consumer: this.consumer, records: parked.length, dimensions: new Set(parked.map((p) => p.propertyObjectId)).size, attempts: [Math.min(...attempts), Math.max(...attempts)] },
+      'parked for a late dimension',
+    )
+    this.logger.debug({ consumer: this.consumer, parked }, 'parked records')
   }
 
   parkingGate(closed: boolean, waiting: number): void {
@@ -87,14 +97,21 @@ export class EngineTelemetry {
 
   inserted(rows: readonly FactRow[], ingestionTime: Instant, seconds: number): void {
     let maxLag = 0
-    const perTable = new Map<FactRow['table'], number>()
+    // Counted per run of one table (an insert is nearly always one table), not a Map update per row.
+    let table = rows[0]?.table
+    let count = 0
     for (const row of rows) {
       const lag = Math.max(0, (ingestionTime - eventTimeOf(row)) / 1000)
       this.metrics.ingestLag(this.consumer, lag)
       if (lag > maxLag) maxLag = lag
-      perTable.set(row.table, (perTable.get(row.table) ?? 0) + 1)
+      if (row.table !== table) {
+        if (table !== undefined) this.metrics.rowsIngested(this.consumer, table, count)
+        table = row.table
+        count = 0
+      }
+      count++
     }
-    for (const [table, count] of perTable) this.metrics.rowsIngested(this.consumer, table, count)
+    if (table !== undefined && count > 0) this.metrics.rowsIngested(this.consumer, table, count)
     this.metrics.insertDuration(this.consumer, seconds)
     this.stats.rowsIngested += rows.length
     this.stats.flushes++

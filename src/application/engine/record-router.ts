@@ -1,3 +1,4 @@
+import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { Poison } from '../../domain/poison.js'
 import type { BrokerRecord } from '../ports/broker.port.js'
@@ -77,6 +78,7 @@ export class RecordRouter {
     const { dimensions, config, topics } = this.deps
     const ids = [...new Set(waiting.map((w) => w.request.propertyObjectId))]
     const paths = await this.retry.run('dimension lookup', () => dimensions.latestPaths(ids))
+    const parked: { propertyObjectId: Guid; attempt: number }[] = []
     for (const { record, attempt, request } of waiting) {
       const outcome = enrichOutcome(request, attempt, paths.get(request.propertyObjectId), config.parking, now)
       if (outcome.kind === 'rows') {
@@ -86,8 +88,9 @@ export class RecordRouter {
         this.deadLetter(batch, record, outcome.poison, now)
       } else {
         batch.settle(record, [], parkedRecord(record, outcome.attempt, outcome.dueAt, topics.retry))
-        this.telemetry.parked(request.propertyObjectId, outcome.attempt)
+        parked.push({ propertyObjectId: request.propertyObjectId, attempt: outcome.attempt })
       }
     }
+    this.telemetry.parked(parked)
   }
 }

@@ -49,4 +49,17 @@ describe('bounded parking: at most maxInMemory parked copies wait in memory', ()
     expect(h.engine(leads.name).stats.recovered).toBe(1000)
     expect(h.engine(leads.name).parkedInMemory).toBe(0)
   })
+
+  it('records parked for a late dimension are one info line per routed slice, not one per record', async () => {
+    h = new Harness([leads], FAST_CONFIG)
+    const missing = path().PropertyObjectId
+    h.publish(...Array.from({ length: 30 }, (_, i) => binaryRecord(leads.topic, leadCreatedPayload({ OriginPropertyObjectId: missing }), { key: String(i) })))
+    await h.start()
+    await waitUntil(() => h.engine(leads.name).stats.parked === 30, 5000, 'all 30 parked')
+    const lines = h.logger.at('info').filter((l) => l.message === 'parked for a late dimension')
+    expect(lines.length).toBeLessThan(30)
+    expect(lines.reduce((n, l) => n + (l.fields['records'] as number), 0)).toBe(30)
+    expect(lines.every((l) => l.fields['dimensions'] === 1)).toBe(true)
+    expect(h.logger.at('debug').some((l) => l.message === 'parked records')).toBe(true)
+  })
 })
