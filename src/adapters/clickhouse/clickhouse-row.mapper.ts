@@ -1,8 +1,6 @@
 import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
-
-/** DateTime('UTC') text both 18.16 and a current ClickHouse parse without best_effort. */
-export const dateTimeText = (i: Instant): string => new Date(i).toISOString().slice(0, 19).replace('T', ' ')
+import { dateTimeText } from './datetime-text.js'
 
 const nullableDateTime = (i: Instant | null): string | null => (i === null ? null : dateTimeText(i))
 
@@ -12,9 +10,8 @@ export interface TableRow {
   readonly values: Record<string, unknown>
 }
 
-/** One domain row as the JSONEachRow object of its insert table, IngestionTime stamped. */
-export const toTableRow = (fact: FactRow, ingestionTime: Instant): TableRow => {
-  const IngestionTime = dateTimeText(ingestionTime)
+/** One domain row as the JSONEachRow object of its insert table, IngestionTime (its text) stamped. */
+export const toTableRow = (fact: FactRow, IngestionTime: string): TableRow => {
   switch (fact.table) {
     case 'session_facts': {
       const r = fact.row

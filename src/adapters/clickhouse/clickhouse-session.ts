@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream'
+import { finished } from 'node:stream/promises'
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { dialectFor } from './clickhouse-dialect.js'
 import { toStoreError } from './clickhouse-error.translator.js'
@@ -84,9 +86,28 @@ export class ClickHouseSession {
 
   /** Appends rows with JSONEachRow (the only insert format 18.16 and chdb both accept here). */
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-    if (rows.length === 0) return
+    let body = ''
+    for (const row of rows) body += `${JSON.stringify(row)}\n`
+    await this.insertJsonEachRow(table, body)
+  }
+
+  /**
+   * Appends a JSONEachRow body built by the caller (one JSON object per line), sent as it is: the
+   * client's insert would stringify an object per row again. Same request as its insert.
+   */
+  async insertJsonEachRow(table: string, body: string): Promise<void> {
+    if (body.length === 0) return
     const { client } = await this.open()
-    await guard(() => client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow', ...(this.options.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}) }))
+    await guard(async () => {
+      const { stream } = await client.exec({
+        query: `INSERT INTO ${this.database}.${table} FORMAT JSONEachRow`,
+        values: Readable.from([body]),
+        ...(this.options.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}),
+      })
+      // Nothing useful comes back; reading it to the end frees the socket for the next request.
+      stream.resume()
+      await finished(stream)
+    })
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import type { StageProgressReader } from '../../application/ports/stage-progress
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { StageProgress } from '../../domain/stage-progress.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { dateTimeText } from './clickhouse-row.mapper.js'
+import { dateTimeText } from './datetime-text.js'
 import { ident, sql } from './sql-fragment.js'
 
 export const progressRow = (p: StageProgress): Record<string, unknown> => ({ Stage: p.stage, Minute: dateTimeText(p.minute), LagSeconds: p.lagSeconds })
