@@ -22,19 +22,24 @@ const handler = sessionEndedHandler()
 const enc = new TextEncoder()
 const now = Date.now()
 const headerDecoder = new TextDecoder()
-/** Header text as a client hands it over: decoded from the record's bytes (randomUUID's own string is a rope). */
-const header = (text: string): string => headerDecoder.decode(enc.encode(text))
 
-const records = (): OutboundRecord[] =>
-  Array.from({ length: N }, (_, i) => ({
+const records = (): OutboundRecord[] => {
+  const input = Array.from({ length: N }, (_, i) => ({
     topic: handler.topic,
     key: enc.encode(String(i)),
     value: enc.encode(JSON.stringify({
       SessionId: randomUUID(), AnonymousId: randomUUID(), UserId: i % 3 === 0 ? null : randomUUID(),
       CreatedAt: '2026-11-30T10:15:30.1234567+03:00', LastActivityAt: '2026-11-30T10:45:30.1234567+03:00', DurationSeconds: i % 3600,
     })),
-    headers: { ce_id: header(randomUUID()), ce_type: header('session-ended'), ce_contractversion: header('1') },
+    headers: { ce_id: randomUUID(), ce_type: 'session-ended', ce_contractversion: '1' } as Record<string, string>,
   }))
+  // Header text as a client hands it over: decoded from the record's bytes (randomUUID's own string
+  // is a rope that costs a flatten on first use). A second pass, so the values lie in memory as before.
+  for (const r of input) {
+    for (const k of Object.keys(r.headers)) r.headers[k] = headerDecoder.decode(enc.encode(r.headers[k]))
+  }
+  return input
+}
 
 const modes: Record<string, (input: OutboundRecord[]) => Promise<number>> = {
   /** The floor: UTF-8 decode + JSON.parse of every value, nothing else. */
