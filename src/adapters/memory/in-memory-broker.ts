@@ -38,8 +38,7 @@ export class InMemoryBroker implements Broker, TopicCatalog {
           this.failNextPublishes--
           throw new PortError('in-memory broker refused the publish', true)
         }
-        const timestamp = Date.now()
-        for (const r of records) this.log.append(r, timestamp)
+        this.log.appendAll(records)
       },
     }
   }

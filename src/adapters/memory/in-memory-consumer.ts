@@ -101,7 +101,8 @@ export class InMemoryConsumer implements BrokerConsumer, GroupMember {
         await this.callbacks?.onBatch(asDelivered(records, tp))
         if (this.positions.get(keyOf(tp)) === from) this.positions.set(keyOf(tp), from + records.length)
       }
-      await new Promise((resolve) => setTimeout(resolve, delivered === 0 ? 2 : 0))
+      // More may be waiting: fetch again at once (as a client with data in its fetch queue), else poll in 2 ms.
+      await new Promise((resolve) => (delivered === 0 ? setTimeout(resolve, 2) : setImmediate(resolve)))
     }
   }
 }

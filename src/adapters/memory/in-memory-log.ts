@@ -31,10 +31,25 @@ export class InMemoryLog {
     for (const key of [...this.committed.keys()]) if (key.split('/').at(-2) === name) this.committed.delete(key)
   }
 
-  /** `timestamp`: the broker's stamp, one per produce request. */
-  append(r: OutboundRecord, timestamp = Date.now()): StoredRecord {
-    if (!this.topics.has(r.topic)) this.createTopic(r.topic, 1)
-    const partitions = this.topics.get(r.topic) as StoredRecord[][]
+  /** One produce request: the broker stamps every record alike; a topic's partitions are looked up once per run. */
+  appendAll(records: readonly OutboundRecord[], timestamp = Date.now()): void {
+    let topic: string | undefined
+    let partitions: StoredRecord[][] = []
+    for (const r of records) {
+      if (r.topic !== topic) {
+        topic = r.topic
+        partitions = this.partitionsOf(topic)
+      }
+      this.appendTo(partitions, r, timestamp)
+    }
+  }
+
+  private partitionsOf(topic: string): StoredRecord[][] {
+    if (!this.topics.has(topic)) this.createTopic(topic, 1)
+    return this.topics.get(topic) as StoredRecord[][]
+  }
+
+  private appendTo(partitions: StoredRecord[][], r: OutboundRecord, timestamp: number): StoredRecord {
     const partition = r.key ? hash(r.key) % partitions.length : Math.floor(Math.random() * partitions.length)
     const log = partitions[partition] as StoredRecord[]
     const stored: StoredRecord = { topic: r.topic, key: r.key, value: r.value, headers: r.headers, partition, offset: log.length, timestamp }
