@@ -13,11 +13,11 @@ import { poison, type Poison } from './poison.js'
  * favorites / selections / crm booking and deal events: `<keyField>`, PropertyObjectId and
  * OccurredAt (seed 001); the business key counts once per stage by uniq.
  */
-export const funnelEventCandidate =
-  (keyField: string) =>
-  (payload: unknown, now: Instant): E.Either<Poison, FunnelCandidate> => {
-    const codec = t.type({ [keyField]: GuidCodec, PropertyObjectId: GuidCodec, OccurredAt: InstantCodec })
-    const decoded = decodeWith(codec)(payload)
+export const funnelEventCandidate = (keyField: string) => {
+  // Built once per consumer, not per event.
+  const decode = decodeWith(t.type({ [keyField]: GuidCodec, PropertyObjectId: GuidCodec, OccurredAt: InstantCodec }))
+  return (payload: unknown, now: Instant): E.Either<Poison, FunnelCandidate> => {
+    const decoded = decode(payload)
     if (E.isLeft(decoded)) return decoded
     const key = decoded.right[keyField] as t.TypeOf<typeof GuidCodec>
     const { PropertyObjectId, OccurredAt } = decoded.right
@@ -26,3 +26,4 @@ export const funnelEventCandidate =
     const checked = E.flatMap(checkEventTime('OccurredAt', OccurredAt, now), () => checkColumns([date('EventDate', OccurredAt)]))
     return E.as(checked, { propertyObjectId: PropertyObjectId, businessKey: key, occurredAt: OccurredAt })
   }
+}
