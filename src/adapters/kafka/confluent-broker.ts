@@ -1,32 +1,26 @@
 import type {
-  Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
+  Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets,
 } from '../../application/ports/broker.port.js'
 import { confluentClient, type ConfluentModule } from './confluent-client.js'
 import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
-import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
+import { ConfluentNativeConsumer } from './confluent-native-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { confluentLogger } from './kafka-client-logs.js'
 import { checkConfluentConnection } from './confluent-connection-check.js'
 import { confluentSecurity } from './confluent-security.js'
 import { brokerError } from './kafka-errors.js'
-import { CONFLUENT_FETCH_SETTINGS } from './fetch-settings.js'
-import {
-  DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
-} from './kafka-options.js'
+import type { KafkaOptions } from './kafka-options.js'
 import { topicMessagesOf } from './kafka-records.js'
 
-// librdkafka's rebalance event codes (RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS / __REVOKE_PARTITIONS).
-const ASSIGN = -175
-const REVOKE = -174
-
-// The client's producer/consumer types are loose; we only use the KafkaJS-compatible surface.
+// The client's producer types are loose; the producer and admin use the KafkaJS-compatible surface.
 type ConfluentKafka = InstanceType<ConfluentModule['KafkaJS']['Kafka']>
 type ConfluentProducer = ReturnType<ConfluentKafka['producer']>
 
 /**
- * The Broker port over @confluentinc/kafka-javascript (librdkafka) through its KafkaJS-compatible
- * API. librdkafka reports revocations itself (`rebalance_cb`), before the partitions are
- * unassigned, and heartbeats from its own thread, so a long insert never costs the membership.
+ * The Broker port over @confluentinc/kafka-javascript (librdkafka). Consumers use librdkafka's own
+ * API (confluent-native-consumer.ts: batches straight from its queue, no per-message layer);
+ * the producer and admin its KafkaJS-compatible API. librdkafka heartbeats from its own thread,
+ * so a long insert never costs the membership.
  */
 export class ConfluentBroker implements Broker {
   private client: ConfluentKafka | undefined
@@ -48,10 +42,7 @@ export class ConfluentBroker implements Broker {
   }
 
   consumer(groupId: string): BrokerConsumer {
-    return new DriverBackedConsumer((hooks) => this.driverConsumer(groupId, hooks), {
-      heartbeatEveryMs: HEARTBEAT_EVERY_MS,
-      joinTimeoutMs: this.options.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS,
-    })
+    return new ConfluentNativeConsumer(this.options, groupId)
   }
 
   producer(): BrokerProducer {
@@ -90,42 +81,6 @@ export class ConfluentBroker implements Broker {
     const p = this.producerClient
     this.producerClient = undefined
     if (p) await (await p.catch(() => undefined))?.disconnect()
-  }
-
-  private driverConsumer(groupId: string, hooks: RebalanceHooks): DriverConsumer {
-    const { sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS, maxWaitMs = DEFAULT_MAX_WAIT_MS } = this.options
-    const consumer = this.kafka.consumer({
-      kafkaJS: {
-        groupId,
-        // `roundrobin`: the protocol kafkajs members speak too (shared-assigner.ts).
-        partitionAssigners: [confluentClient().KafkaJS.PartitionAssigners.roundRobin],
-        fromBeginning: true,
-        autoCommit: false,
-        sessionTimeout: sessionTimeoutMs,
-        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
-        maxWaitTimeInMs: maxWaitMs,
-      },
-      ...CONFLUENT_FETCH_SETTINGS,
-      // Awaited by the client before it unassigns: the engine drops the partitions' offsets first.
-      rebalance_cb: async (err: { code: number }, assignment: TopicPartition[]) => {
-        if (err.code === ASSIGN) {
-          hooks.assignment.add(assignment)
-          hooks.assigned()
-        } else if (err.code === REVOKE) {
-          await hooks.revoked(hooks.assignment.remove(assignment))
-        }
-      },
-    })
-    return {
-      connect: () => consumer.connect(),
-      subscribe: ({ topics }) => consumer.subscribe({ topics }),
-      run: ({ eachBatchAutoResolve, eachBatch }) =>
-        consumer.run({ eachBatchAutoResolve, partitionsConsumedConcurrently: 1, eachBatch: eachBatch as never }),
-      commitOffsets: (offsets) => consumer.commitOffsets(offsets),
-      pause: (topics) => consumer.pause(topics),
-      resume: (topics) => consumer.resume(topics),
-      disconnect: () => consumer.disconnect(),
-    }
   }
 
   private connectedProducer(): Promise<ConfluentProducer> {
