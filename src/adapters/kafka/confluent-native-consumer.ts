@@ -15,12 +15,18 @@ const REVOKE = -174
 /** An idle consumer is woken by librdkafka when its queue fills; this is only the fallback. */
 const IDLE_POLL_MS = 500
 
+interface Fetched {
+  readonly generation: number
+  readonly messages: readonly NativeMessage[]
+}
+
 /**
  * One group member over librdkafka's own consumer API: `consume(n)` takes what is queued, split
  * into per-partition batches in offset order, each handed to the engine and awaited before the
- * next `consume` (so no partition gets a second batch while one is held, and librdkafka's
- * position never runs ahead of what was handed over). Revocations run through `rebalance_cb`:
- * the engine lets go before we unassign. Offsets are only committed explicitly.
+ * next (so no partition gets a second batch while one is held); one further `consume` runs
+ * meanwhile. Revocations run through `rebalance_cb`: the engine lets go before we unassign, and
+ * what was fetched before is dropped (the next owner reads it from the last commit). Offsets are
+ * only committed explicitly.
  */
 export class ConfluentNativeConsumer implements BrokerConsumer {
   private readonly assignment = new Assignment()
@@ -32,6 +38,8 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
   private inFlight: Promise<void> = Promise.resolve()
   private rebalancing: Promise<void> = Promise.resolve()
   private signalled = false
+  /** Counts revocations: a consume result from an earlier generation is stale. */
+  private generation = 0
   private wake: (() => void) | undefined
   private onFatal: (e: unknown) => void = () => undefined
 
@@ -101,37 +109,53 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
   }
 
   private async loop(client: NativeClient): Promise<void> {
+    let next = this.fetch(client)
     while (!this.stopping) {
-      this.signalled = false
-      let messages: NativeMessage[] = []
-      try {
-        messages = await client.consume(CONFLUENT_CONSUME_MAX)
-      } catch (e) {
-        this.clientError(e as { message: string }, (e as { isFatal?: boolean }).isFatal === true)
-      }
+      const { generation, messages } = await next
       await this.rebalancing
       if (messages.length === 0) await this.idle()
+      // The next consume runs on a worker thread while the engine takes these.
+      next = this.stopping ? Promise.resolve({ generation, messages: [] }) : this.fetch(client)
       for (const batch of batchesOf(messages)) {
-        if (this.stopping) return
         // Revoked since it was fetched: its next owner reads it from the last commit.
-        if (this.assignment.owns(batch[0] as BrokerRecord)) await this.deliver(client, batch)
+        const first = batch[0] as BrokerRecord
+        if (this.stopping || generation !== this.generation || !this.assignment.owns(first)) continue
+        if (await this.deliver(batch)) continue
+        // The engine never throws out of onBatch by design; if it did, read the batch again.
+        const fetched = await next
+        next = Promise.resolve({ generation, messages: fetched.messages.filter((m) => m.topic !== first.topic || m.partition !== first.partition) })
+        await client.seek({ topic: first.topic, partition: first.partition, offset: Number(first.offset) })
+          .catch((err: unknown) => this.clientError(brokerError('seek', err), false))
       }
     }
+    await next
   }
 
-  private async deliver(client: NativeClient, batch: BrokerRecord[]): Promise<void> {
+  /** What librdkafka has queued, tagged with the rebalance generation it was fetched in. */
+  private fetch(client: NativeClient): Promise<Fetched> {
+    const generation = this.generation
+    this.signalled = false
+    return client.consume(CONFLUENT_CONSUME_MAX).then(
+      (messages) => ({ generation, messages }),
+      (e: { message: string; isFatal?: boolean }) => {
+        this.clientError(e, e.isFatal === true)
+        return { generation, messages: [] }
+      },
+    )
+  }
+
+  /** False when the engine threw (it never does by design). */
+  private async deliver(batch: BrokerRecord[]): Promise<boolean> {
     const callbacks = this.callbacks
-    if (!callbacks) return
+    if (!callbacks) return true
     const delivered = callbacks.onBatch(batch)
     this.inFlight = delivered.catch(() => undefined)
     try {
       await delivered
+      return true
     } catch (e) {
-      // The engine never throws out of onBatch by design; if it did, read the batch again.
       this.clientError(brokerError('batch handler', e), false)
-      const first = batch[0] as BrokerRecord
-      await client.seek({ topic: first.topic, partition: first.partition, offset: Number(first.offset) })
-        .catch((err: unknown) => this.clientError(brokerError('seek', err), false))
+      return false
     }
   }
 
@@ -144,6 +168,7 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
       this.pauses.reapply(client, partitions)
     } else if (code === REVOKE) {
       const lost = this.assignment.remove(partitions)
+      this.generation++
       // Awaited by librdkafka (it waits for unassign), and by the consume loop.
       this.rebalancing = this.rebalancing.then(async () => {
         if (lost.length > 0) await this.callbacks?.onRevoked(lost).catch((e: unknown) => this.clientError(brokerError('revocation', e), false))

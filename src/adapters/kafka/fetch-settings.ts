@@ -5,10 +5,15 @@
 
 /** librdkafka consumer properties. */
 export const CONFLUENT_FETCH_SETTINGS = {
-  /** Prefetch per consumer, in KB (about 20,000 session-ended records). */
-  'queued.max.messages.kbytes': 8192,
+  /** Prefetch per consumer, in KB (about 7,000 session-ended records, a fifth of a second at full speed). */
+  'queued.max.messages.kbytes': 2048,
+  /**
+   * How long a partition waits to fetch again once the queue is full (librdkafka's default, 1 s,
+   * left a consumer idle most of the time: it drained the queue in 0.3 s, then waited).
+   */
+  'fetch.queue.backoff.ms': 10,
   /** One fetch response, all partitions of a broker (must stay ≥ message.max.bytes, 1 MB). */
-  'fetch.max.bytes': 4 * 1024 * 1024,
+  'fetch.max.bytes': 2 * 1024 * 1024,
 } as const
 
 /** Messages per `consume` call: one engine batch (DEV_STATS_BATCH_MAX_ROWS' default). */
