@@ -4,21 +4,14 @@ import type {
 import { Assignment } from './assignment.js'
 import { nativeClient, type NativeClient } from './confluent-native-client.js'
 import { NativePauses } from './confluent-native-pauses.js'
-import { batchesOf, type NativeMessage } from './confluent-native-records.js'
-import { CONFLUENT_CONSUME_MAX } from './fetch-settings.js'
+import { NativeFetcher } from './confluent-native-fetcher.js'
+import { batchesOf } from './confluent-native-records.js'
 import { brokerError } from './kafka-errors.js'
 import { DEFAULT_JOIN_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
 
 // librdkafka's rebalance event codes (RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS / __REVOKE_PARTITIONS).
 const ASSIGN = -175
 const REVOKE = -174
-/** An idle consumer is woken by librdkafka when its queue fills; this is only the fallback. */
-const IDLE_POLL_MS = 500
-
-interface Fetched {
-  readonly generation: number
-  readonly messages: readonly NativeMessage[]
-}
 
 /**
  * One group member over librdkafka's own consumer API: `consume(n)` takes what is queued, split
@@ -37,10 +30,9 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
   private loopDone: Promise<void> = Promise.resolve()
   private inFlight: Promise<void> = Promise.resolve()
   private rebalancing: Promise<void> = Promise.resolve()
-  private signalled = false
+  private fetcher: NativeFetcher | undefined
   /** Counts revocations: a consume result from an earlier generation is stale. */
   private generation = 0
-  private wake: (() => void) | undefined
   private onFatal: (e: unknown) => void = () => undefined
 
   constructor(private readonly options: KafkaOptions, private readonly groupId: string) {}
@@ -54,18 +46,19 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
     fatal.catch(() => undefined)
     const client = nativeClient(this.options, this.groupId, {
       rebalance: (code, partitions) => this.rebalanced(code, partitions),
-      nonEmpty: () => this.signal(),
+      nonEmpty: () => this.fetcher?.signal(),
       error: (e) => this.clientError(e, e.isFatal === true),
     })
     this.client = client
+    this.fetcher = new NativeFetcher(client, (e) => this.clientError(e, e.isFatal === true))
     try {
-      await client.connect()
+      await client.connect(topics[0] ?? '')
       client.subscribe([...topics])
     } catch (e) {
       throw brokerError('consumer start', e)
     }
     // librdkafka joins on its own threads but reports the assignment only from within consume().
-    this.loopDone = this.loop(client)
+    this.loopDone = this.loop(client, this.fetcher)
     await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS), fatal])
     this.onFatal = () => undefined
   }
@@ -101,21 +94,21 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
 
   async stop(): Promise<void> {
     this.stopping = true
-    this.wake?.()
+    this.fetcher?.signal()
     await this.inFlight
     await this.loopDone
     // librdkafka's close revokes through rebalance_cb (the engine lets go) before it leaves.
     await this.client?.disconnect().catch(() => undefined)
   }
 
-  private async loop(client: NativeClient): Promise<void> {
-    let next = this.fetch(client)
+  private async loop(client: NativeClient, fetcher: NativeFetcher): Promise<void> {
+    let next = fetcher.fetch(this.generation)
     while (!this.stopping) {
       const { generation, messages } = await next
       await this.rebalancing
-      if (messages.length === 0) await this.idle()
+      if (messages.length === 0 && !this.stopping) await fetcher.idle()
       // The next consume runs on a worker thread while the engine takes these.
-      next = this.stopping ? Promise.resolve({ generation, messages: [] }) : this.fetch(client)
+      next = this.stopping ? Promise.resolve({ generation, messages: [] }) : fetcher.fetch(this.generation)
       for (const batch of batchesOf(messages)) {
         // Revoked since it was fetched: its next owner reads it from the last commit.
         const first = batch[0] as BrokerRecord
@@ -129,19 +122,6 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
       }
     }
     await next
-  }
-
-  /** What librdkafka has queued, tagged with the rebalance generation it was fetched in. */
-  private fetch(client: NativeClient): Promise<Fetched> {
-    const generation = this.generation
-    this.signalled = false
-    return client.consume(CONFLUENT_CONSUME_MAX).then(
-      (messages) => ({ generation, messages }),
-      (e: { message: string; isFatal?: boolean }) => {
-        this.clientError(e, e.isFatal === true)
-        return { generation, messages: [] }
-      },
-    )
   }
 
   /** False when the engine threw (it never does by design). */
@@ -177,24 +157,6 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
     } else {
       this.clientError({ message: `rebalance error ${code}` }, false)
     }
-  }
-
-  private idle(): Promise<void> {
-    if (this.signalled || this.stopping) return Promise.resolve()
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        this.wake = undefined
-        resolve()
-      }
-      const timer = setTimeout(done, IDLE_POLL_MS)
-      this.wake = done
-    })
-  }
-
-  private signal(): void {
-    this.signalled = true
-    this.wake?.()
   }
 
   private clientError(e: { message: string; code?: number }, fatal: boolean): void {
