@@ -15,8 +15,11 @@ const INT32_MAX = 2_147_483_647
 const Int32 = t.refinement(t.Int, (n) => n <= INT32_MAX && n >= -INT32_MAX - 1, 'Int32')
 const OptionalInstant = t.union([InstantCodec, t.null])
 
-/** session-ended payload (seed 000). StartedAt is seed 001's name for CreatedAt; CreatedAt wins. */
-const SessionEndedCodec = t.intersection([
+/**
+ * session-ended payload (seed 000). StartedAt is seed 001's name for CreatedAt; CreatedAt wins.
+ * The plain io-ts codec, without the fast path (exported for the test that the two agree).
+ */
+export const SessionEndedCodec = t.intersection([
   t.type({
     SessionId: GuidCodec,
     AnonymousId: GuidCodec,
