@@ -39,19 +39,16 @@ export const headersOf = (raw: Readonly<Record<string, unknown>> | undefined): R
   return out
 }
 
-export const toBrokerRecord = (topic: string, partition: number, m: DriverMessage): BrokerRecord => ({
-  topic,
-  partition,
-  offset: String(m.offset),
-  key: bytes(m.key),
-  value: bytes(m.value),
-  headers: headersOf(m.headers),
-  ...timestampOf(m.timestamp),
-})
-
-const timestampOf = (raw: string | undefined): { timestamp?: number } => {
-  const ms = Number(raw)
-  return raw !== undefined && Number.isFinite(ms) && ms > 0 ? { timestamp: ms } : {}
+/** Runs for every record: one object of one shape or the other, no spread of a helper object. */
+export const toBrokerRecord = (topic: string, partition: number, m: DriverMessage): BrokerRecord => {
+  const offset = String(m.offset)
+  const key = bytes(m.key)
+  const value = bytes(m.value)
+  const headers = headersOf(m.headers)
+  const ms = m.timestamp === undefined ? Number.NaN : Number(m.timestamp)
+  return Number.isFinite(ms) && ms > 0
+    ? { topic, partition, offset, key, value, headers, timestamp: ms }
+    : { topic, partition, offset, key, value, headers }
 }
 
 const buffer = (u: Uint8Array | null): Buffer | null => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength))
