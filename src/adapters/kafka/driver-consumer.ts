@@ -154,15 +154,27 @@ export class DriverBackedConsumer implements BrokerConsumer {
   /** Heartbeats while the engine holds the batch, so a slow insert does not cost the membership. */
   private async keepAlive(work: Promise<void>, payload: DriverBatchPayload): Promise<void> {
     let done = false
-    void work.finally(() => {
+    let wake: (() => void) | undefined
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => {
       done = true
-    }).catch(() => undefined)
+      wake?.()
+    })
     while (!done) {
-      await Promise.race([work.catch(() => undefined), sleep(this.options.heartbeatEveryMs)])
+      // One timer per wait, cleared as soon as the engine is done (most batches: before it fires).
+      let timer: NodeJS.Timeout | undefined
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        timer = setTimeout(resolve, this.options.heartbeatEveryMs)
+      })
+      clearTimeout(timer)
       if (done) break
       // A failed heartbeat (a rebalance in progress) is handled by the client after this batch.
       await payload.heartbeat().catch(() => undefined)
     }
+    await settled
   }
 
   private async revoked(partitions: readonly TopicPartition[]): Promise<void> {
@@ -188,4 +200,3 @@ export class DriverBackedConsumer implements BrokerConsumer {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
