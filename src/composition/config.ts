@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
-import { DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
+import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES, UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
 import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
 import { ConfigError } from './config-error.js'
@@ -151,6 +151,7 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
     engine: {
       maxBatchRows: int(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
       flushIntervalMs: int(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
+      flushesInFlight: int(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
       sinkBackoff: { initialMs: initial, maxMs: max },
       parking: {
         maxAttempts: int(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
