@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 /** Command line of `npm run bench:e2e`. */
 export interface BenchOptions {
   /** Backlog size produced once before the consumers start (default 200,000). */
@@ -46,7 +47,10 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     seconds: num('seconds', 20),
     only,
     bigBatch: num('big-batch', 0),
-    profileDir: flags.get('profile'),
-    logDir: flags.get('logs'),
+    profileDir: directory(flags.get('profile')),
+    logDir: directory(flags.get('logs')),
   }
 }
+
+/** Made up front: a missing directory used to fail only after the service was spawned, orphaning it. */
+const directory = (path: string | undefined): string | undefined => (path === undefined ? undefined : (mkdirSync(path, { recursive: true }), path))
