@@ -5,7 +5,7 @@ import { Assignment } from './assignment.js'
 import { brokerError } from './kafka-errors.js'
 import { toBrokerRecord, type DriverMessage } from './kafka-records.js'
 
-/** The `eachBatch` payload both KafkaJS-style clients pass (the parts we use). */
+/** The `eachBatch` payload kafkajs passes (the parts we use). */
 export interface DriverBatchPayload {
   readonly batch: { readonly topic: string; readonly partition: number; readonly messages: readonly DriverMessage[] }
   resolveOffset(offset: string): void
@@ -14,7 +14,7 @@ export interface DriverBatchPayload {
   isStale(): boolean
 }
 
-/** The consumer surface shared by kafkajs and @confluentinc/kafka-javascript's KafkaJS API. */
+/** The kafkajs consumer surface the adapter uses (librdkafka has its own: confluent-native-consumer.ts). */
 export interface DriverConsumer {
   connect(): Promise<void>
   subscribe(s: { topics: string[] }): Promise<void>
@@ -37,14 +37,14 @@ export interface RebalanceHooks {
 }
 
 export interface DriverConsumerOptions {
-  /** How often to heartbeat while the engine holds a batch (kafkajs needs it; librdkafka ignores it). */
+  /** How often to heartbeat while the engine holds a batch (kafkajs only heartbeats when asked). */
   readonly heartbeatEveryMs: number
   /** `run` resolves at the first assignment or after this long. */
   readonly joinTimeoutMs: number
 }
 
 /**
- * One group member over a KafkaJS-style client: per-partition batches in offset order, offsets
+ * One group member over kafkajs: per-partition batches in offset order, offsets
  * resolved (never committed) only after the engine accepted a batch, explicit commits filtered to
  * the partitions we still own, and a keep-alive heartbeat while the engine holds a batch.
  */

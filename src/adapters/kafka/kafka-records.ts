@@ -1,6 +1,6 @@
 import type { BrokerRecord, OutboundRecord } from '../../application/ports/broker.port.js'
 
-/** A message as both KafkaJS-style clients hand it to `eachBatch`. */
+/** A message as kafkajs hands it to `eachBatch`. */
 export interface DriverMessage {
   readonly offset: string
   readonly key: Buffer | null
@@ -24,7 +24,7 @@ const headerText = (v: unknown): string | undefined => {
   if (v == null) return undefined
   if (Array.isArray(v)) return headerText(v.at(-1)) // a repeated header: the last value wins
   if (typeof v === 'string') return v
-  if (Buffer.isBuffer(v)) return v.toString('utf8') // what both clients hand over: no wrapper needed
+  if (Buffer.isBuffer(v)) return v.toString('utf8') // what kafkajs hands over: no wrapper needed
   if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8')
   return String(v)
 }
