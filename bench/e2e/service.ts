@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
@@ -12,6 +11,7 @@ import { allConsumersOf } from '../../src/composition/consumers.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
 import { peakRss } from './rss.js'
+import { freePort } from '../../test/support/http.js'
 
 // Contenders (b) and (c): the service as `npm start` runs it (package.json's command line and
 // default settings), with only the session-ended consumer pointed at the bench topic, and a database of
@@ -50,16 +50,6 @@ export interface ServiceRun {
   /** SIGTERM, wait for the exit; returns the peak RSS in MB sampled up to then. */
   stop(): Promise<number>
 }
-
-/** A free local port for the service's ops HTTP server, so a run never collides with another `npm start`. */
-const freePort = (): Promise<number> =>
-  new Promise((resolvePort, reject) => {
-    const server = createServer().once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolvePort(port))
-    })
-  })
 
 export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: spec.db })

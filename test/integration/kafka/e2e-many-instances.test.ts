@@ -1,4 +1,3 @@
-import { createServer } from 'node:net'
 import kafkajs from 'kafkajs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
@@ -6,8 +5,10 @@ import { serverSession } from '../../../src/adapters/clickhouse/server-session.f
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
 import { KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker, lagOf, sessionStream } from '../../support/kafka.js'
+import { freePort } from '../../support/http.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
+import { removeRunResources, testAdmin } from '../../support/run-resources.js'
 
 // Issue 11 part 2: three `npm start` processes share every consumer group; session-ended's topic
 // has 6 partitions. The partitions spread (2 each), a member SIGKILLed and a member that leaves
@@ -16,22 +17,12 @@ import { NpmStart, npmRun } from '../../support/npm-script.js'
 const EVENTS = 6000
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const { AssignerProtocol } = kafkajs
-const admin = () => new kafkajs.Kafka({ clientId: 'dev-stats-test-admin', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
 const createdTopics: string[] = []
 const databases: string[] = []
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
-
 /** Partitions of `topic` owned by each member of the group (which also reads its retry topic), as the broker describes it. */
 const ownedPerMember = async (groupId: string, topic: string): Promise<number[]> => {
-  const a = admin()
+  const a = testAdmin()
   await a.connect()
   try {
     const { groups: [g] } = await a.describeGroups([groupId])
@@ -42,16 +33,7 @@ const ownedPerMember = async (groupId: string, topic: string): Promise<number[]>
   }
 }
 
-afterAll(async () => {
-  const a = admin()
-  await a.connect()
-  const existing = new Set(await a.listTopics())
-  await a.deleteTopics({ topics: createdTopics.filter((t) => existing.has(t)) }).catch(() => undefined)
-  await a.disconnect()
-  const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: 'default' })
-  for (const db of databases) await session.command(sql`DROP DATABASE IF EXISTS ${ident(db)}`)
-  await session.close()
-})
+afterAll(() => removeRunResources(createdTopics, databases))
 
 describe.each(KAFKA_ADAPTERS)('three npm start instances in one group (%s)', (adapter) => {
   it('spread the 6 partitions, hand them over on SIGKILL and on leave, and store every event once', async () => {

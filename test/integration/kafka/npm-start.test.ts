@@ -1,10 +1,8 @@
-import kafkajs from 'kafkajs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
 import { resolveConsumer } from '../../../src/application/consumers/consumer-topics.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
 import {
@@ -13,11 +11,11 @@ import {
 import { KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
+import { removeRunResources, testAdmin } from '../../support/run-resources.js'
 
 // Issue 7, as a user follows the README: `npm run migrate`, `npm run topics`, then `npm start` with
 // the funnel flag on, on the real broker and the real ClickHouse server, with each Kafka client.
 // Every consumer gets its own topics and group for this run (DEV_STATS_TOPIC_/GROUP_ overrides).
-const admin = () => new kafkajs.Kafka({ clientId: 'dev-stats-test-admin', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const createdTopics: string[] = []
 const databases: string[] = []
@@ -51,7 +49,7 @@ const deployment = (adapter: string, name: string) => {
 }
 
 const endOffset = async (topic: string): Promise<number> => {
-  const a = admin()
+  const a = testAdmin()
   await a.connect()
   try {
     return (await a.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high), 0)
@@ -60,16 +58,7 @@ const endOffset = async (topic: string): Promise<number> => {
   }
 }
 
-afterAll(async () => {
-  const a = admin()
-  await a.connect()
-  const existing = new Set(await a.listTopics())
-  await a.deleteTopics({ topics: createdTopics.filter((t) => existing.has(t)) }).catch(() => undefined)
-  await a.disconnect()
-  const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: 'default' })
-  for (const db of databases) await session.command(sql`DROP DATABASE IF EXISTS ${ident(db)}`)
-  await session.close()
-})
+afterAll(() => removeRunResources(createdTopics, databases))
 
 // The stages fed by a late dimension: every funnel topic and action-tracked's Views.
 const FUNNEL_EVENTS = [
@@ -140,7 +129,7 @@ describe.each(KAFKA_ADAPTERS)('npm start as the README says (%s)', (adapter) => 
     expect(npmRun(['migrate'], d.env).code).toBe(0)
     expect(npmRun(['topics'], d.env).code).toBe(0)
     const gone = [d.topicOf('ACTION_TRACKED').retry, d.topicOf('CRM_DEAL').deadLetter]
-    const a = admin()
+    const a = testAdmin()
     await a.connect()
     await a.deleteTopics({ topics: gone })
     await eventuallyAsync(async () => !(await a.listTopics()).some((t) => gone.includes(t)), 30_000, 'topics deleted')
