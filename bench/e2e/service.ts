@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execSync, spawn } from 'node:child_process'
 import { createWriteStream, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,13 +17,16 @@ import { freePort } from '../../test/support/http.js'
 // default settings), with only the session-ended consumer pointed at the bench topic, and a database of
 // its own. Every consumer gets a group of its own (and so its own retry topic), so that no other
 // `npm start` on the same broker joins its groups and stalls it in a rebalance. The command runs
-// without npm in between, so that the child's pid is the service itself (its RSS is the figure). Spawned as `node --import tsx` so that its pid is the service itself.
+// without npm in between, so that the child's pid is the service itself (its RSS is the figure).
+// npm's own start-up and the prestart step (the bundle, rebuilt only when a source changed) run
+// before the clock starts.
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
-/** The node flags and entry point of package.json's `start` ("exec node <flags> src/main.ts"). */
+/** Runs package.json's `prestart`, then returns the node flags and entry point of its `start` ("exec node <flags> <entry>"). */
 const startArgs = (): string[] => {
-  const script = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const { prestart, start: script } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string; start: string } }).scripts
+  if (prestart) execSync(prestart, { cwd: repo, stdio: 'inherit' })
   const [command, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/)
   if (command !== 'node') throw new Error(`bench:e2e runs npm start's command itself and expects it to start with node: "${script}"`)
   return args
@@ -74,8 +77,9 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   }
   const config = loadConfig(env)
   const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
+  const args = startArgs()
   const startedAt = performance.now()
-  const child = spawn(process.execPath, [...profile, ...startArgs()], {
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: repo,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

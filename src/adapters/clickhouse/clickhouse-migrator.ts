@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { join as joinPath } from 'node:path'
+import { dirname, join as joinPath } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
@@ -8,8 +9,15 @@ import { isMigrationFile, parseMigration, type Migration } from './migration-fil
 import { ident, sql } from './sql-fragment.js'
 import { StoreError } from '../../application/ports/store-error.js'
 
-/** migrations/ at the repository root, whether running from src/ (tsx) or dist/src/ (tsc). */
-export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url).href.replace('/dist/', '/'))
+/** The package's migrations/, found upwards from this module: it runs from src/ (tsx), dist/src/ (tsc) or the bundle dist/service.mjs. */
+const migrationsDirAbove = (from: string): string => {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(joinPath(dir, 'migrations')) && existsSync(joinPath(dir, 'package.json'))) return joinPath(dir, 'migrations/')
+  }
+  return joinPath(from, 'migrations/')
+}
+
+export const DEFAULT_MIGRATIONS_DIR = migrationsDirAbove(dirname(fileURLToPath(import.meta.url)))
 
 export const readMigrations = async (dir: string, database: string): Promise<Migration[]> => {
   const names = (await readdir(dir)).filter(isMigrationFile).sort()

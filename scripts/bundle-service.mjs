@@ -1,0 +1,35 @@
+// `npm start`'s prestart: bundles src/main.ts into dist/service.mjs, only when a source is newer.
+// One bundled file loads in ~0.2 s; the same modules through tsx's loader take ~0.45 s of every start.
+// Packages stay external (node_modules as installed); written to a temp file and renamed, so that
+// two starts at once never read half a bundle.
+import { build } from 'esbuild'
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const out = join(root, 'dist', 'service.mjs')
+const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle-service.mjs']
+
+const newest = (path) => {
+  if (!existsSync(path)) return 0
+  const s = statSync(path)
+  return s.isDirectory() ? Math.max(0, ...readdirSync(path).map((n) => newest(join(path, n)))) : s.mtimeMs
+}
+
+const built = existsSync(out) ? statSync(out).mtimeMs : -1
+if (Math.max(...inputs.map((p) => newest(join(root, p)))) >= built) {
+  const tmp = `${out}.${process.pid}.tmp`
+  await build({
+    entryPoints: [join(root, 'src', 'main.ts')],
+    outfile: tmp,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    keepNames: true,
+    logLevel: 'warning',
+  })
+  renameSync(tmp, out)
+}
