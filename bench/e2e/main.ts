@@ -8,6 +8,7 @@ import { startClickHouseEngine } from './clickhouse-engine.js'
 import { startService } from './service.js'
 import { exactlyOnce, verify, type Verdict } from './verify.js'
 import { printTable, type Line } from './table.js'
+import type { ProcessUsage } from './process-usage.js'
 
 const PARTITIONS = 3
 const options = parseOptions(process.argv.slice(2))
@@ -30,7 +31,7 @@ const waitForRows = async (table: string, n: number): Promise<number> => {
 
 interface Runner {
   readonly label: string
-  start(topic: string, suffix: string): Promise<{ table: string; startedAt: number; ready: Promise<number>; stop(): Promise<number | undefined> }>
+  start(topic: string, suffix: string): Promise<{ table: string; startedAt: number; ready: Promise<number>; stop(): Promise<ProcessUsage | undefined> }>
 }
 
 const runners = (o: BenchOptions): Runner[] => {
@@ -81,9 +82,9 @@ const backlog = async (o: BenchOptions): Promise<Line[]> => {
     const run = await r.start(topic, suffixOf(r.label))
     const ready = await run.ready
     const doneAt = await waitForRows(run.table, o.records)
-    const rss = await run.stop()
+    const usage = await run.stop()
     const verdict = await verify(ch, run.table, o.records)
-    lines.push(line(r.label, o.records, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, rss, verdict))
+    lines.push(line(r.label, o.records, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, usage, verdict))
     console.log(`  ${r.label}: ${JSON.stringify(lines.at(-1))}`)
   }
   return lines
@@ -102,16 +103,16 @@ const steady = async (o: BenchOptions): Promise<Line[]> => {
     const sentAt = await produceSteadily(p, n, o.steady)
     await p.close()
     const doneAt = await waitForRows(run.table, n)
-    const rss = await run.stop()
+    const usage = await run.stop()
     const verdict = await verify(ch, run.table, n, sentAt)
-    lines.push(line(r.label, n, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, rss, verdict))
+    lines.push(line(r.label, n, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, usage, verdict))
     console.log(`  ${r.label}: ${JSON.stringify(lines.at(-1))}`)
   }
   return lines
 }
 
-const line = (label: string, n: number, seconds: number, startup: number, rssMb: number | undefined, v: Verdict): Line => ({
-  label, n, seconds, startup, rssMb, rows: v.rows, exactlyOnce: exactlyOnce(v, n), missing: v.missing, p50: v.p50, p99: v.p99,
+const line = (label: string, n: number, seconds: number, startup: number, usage: ProcessUsage | undefined, v: Verdict): Line => ({
+  label, n, seconds, startup, rssMb: usage?.peakMb, cpuSeconds: usage?.cpuSeconds, rows: v.rows, exactlyOnce: exactlyOnce(v, n), missing: v.missing, p50: v.p50, p99: v.p99,
 })
 
 const main = async () => {

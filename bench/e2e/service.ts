@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/composition/config.js'
 import { allConsumersOf } from '../../src/composition/consumers.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
-import { peakRss } from './rss.js'
+import { processUsage, type ProcessUsage } from './process-usage.js'
 import { freePort } from '../../test/support/http.js'
 
 // Contenders (b) and (c): the service as `npm start` runs it (package.json's command line and
@@ -50,8 +50,8 @@ export interface ServiceRun {
   readonly startedAt: number
   /** Resolves when the service logged that it is consuming (every group joined). */
   readonly ready: Promise<number>
-  /** SIGTERM, wait for the exit; returns the peak RSS in MB sampled up to then. */
-  stop(): Promise<number>
+  /** SIGTERM, wait for the exit; returns peak RSS and CPU time sampled up to the signal. */
+  stop(): Promise<ProcessUsage>
 }
 
 export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
@@ -84,7 +84,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const rss = peakRss(child.pid as number)
+  const usage = processUsage(child.pid as number)
   if (spec.logFile) child.stdout.pipe(createWriteStream(spec.logFile))
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
   let stderr = ''
@@ -110,11 +110,11 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
     startedAt,
     ready,
     stop: async () => {
-      const peak = rss.stop()
+      const used = usage.stop()
       child.kill('SIGTERM')
       const code = await exited
       if (code !== 0) throw new Error(`${spec.client} service exited with ${code} at SIGTERM:\n${stderr}`)
-      return peak
+      return used
     },
   }
 }

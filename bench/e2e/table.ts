@@ -8,6 +8,8 @@ export interface Line {
   /** From the start until it was consuming (group joined). */
   readonly startup: number
   readonly rssMb: number | undefined
+  /** The service's user + system CPU time until then (undefined for the engine: it runs in the server). */
+  readonly cpuSeconds: number | undefined
   readonly rows: number
   readonly exactlyOnce: boolean
   readonly missing: number
@@ -27,7 +29,7 @@ export const printTable = (lines: readonly Line[], o: BenchOptions): void => {
   // In steady mode the producer sets the pace: time and records/s say nothing, latency does.
   console.log(steady
     ? '| consumer | peak RSS MB | startup s | rows (with redeliveries) | every record once | p50 / p99 latency s |\n|---|---|---|---|---|---|'
-    : '| consumer | time s | records/s | vs engine | peak RSS MB | startup s | rows (with redeliveries) | every record once |\n|---|---|---|---|---|---|---|---|')
+    : '| consumer | time s | records/s | vs engine | CPU s | peak RSS MB | startup s | rows (with redeliveries) | every record once |\n|---|---|---|---|---|---|---|---|---|')
   for (const l of lines) {
     const ratio = reference ? `${(rate(l) / rate(reference)).toFixed(2)}×` : '-'
     const rss = l.rssMb === undefined ? '(in the server)' : l.rssMb.toFixed(0)
@@ -35,7 +37,7 @@ export const printTable = (lines: readonly Line[], o: BenchOptions): void => {
     const common = `${rss} | ${fmt(l.startup)} | ${l.rows.toLocaleString('en')} | ${once}`
     console.log(steady
       ? `| ${l.label} | ${common} | ${fmt(l.p50)} / ${fmt(l.p99)} |`
-      : `| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | ${common} |`)
+      : `| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | ${fmt(l.cpuSeconds)} | ${common} |`)
   }
   if (steady) console.log('\nlatency: a record\'s IngestionTime (whole seconds, rounded up) minus its scheduled send time')
 }
