@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
@@ -9,7 +6,8 @@ import { sessionEndedHandler } from '../../../src/application/handlers/session-e
 import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
-import { committedButNotStored, committedOffsets, positionsOf, sumOf } from './group-offsets.js'
+import { committedButNotStored, committedOffsets, positionsOf } from './group-offsets.js'
+import { clickhouseServer as server, confirmingSink, expectEveryRecordOnce } from './store-outage.js'
 
 // The store outage at volume, for librdkafka's own consumer API: a 30,000-record backlog, so that
 // librdkafka holds prefetched records of every partition when the engine pauses the consumer.
@@ -18,11 +16,7 @@ import { committedButNotStored, committedOffsets, positionsOf, sumOf } from './g
 // Every record must arrive exactly once logically, none skipped, none committed ahead.
 const EVENTS = 30_000
 const CHUNK = 2_000
-const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-server.sh', import.meta.url))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const server = async (command: 'start' | 'stop'): Promise<void> => {
-  await promisify(execFile)('bash', [SCRIPT, command], { timeout: 120_000 })
-}
 
 describe('ClickHouse server outage under a 30,000-record backlog (confluent)', () => {
   const sessions = isolated(sessionEndedHandler, 'outage-volume-confluent')
@@ -42,14 +36,8 @@ describe('ClickHouse server outage under a 30,000-record backlog (confluent)', (
     h = new KafkaHarness('confluent', [sessions], {
       maxBatchRows: 1000, flushIntervalMs: 200, sinkBackoff: { initialMs: 100, maxMs: 1000 }, parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } },
     })
-    const store = new ClickHouseFactStore(session)
-    const confirmed: string[] = []
-    h.sink = {
-      append: async (rows, at) => {
-        await store.append(rows, at)
-        for (const r of rows) confirmed.push((r.row as { factId: string }).factId)
-      },
-    }
+    const { sink, confirmed } = confirmingSink(new ClickHouseFactStore(session))
+    h.sink = sink
     await h.start()
     const engine = h.engine(sessions.name)
     const records = Array.from({ length: EVENTS }, () => {
@@ -84,16 +72,8 @@ describe('ClickHouse server outage under a 30,000-record backlog (confluent)', (
     expect(confirmedDuringOutage).toBeLessThan(EVENTS) // the outage held data back
     expect(engine.stats.deadLettered).toBe(0)
 
-    const ids = (await session.select<{ FactId: string }>(sql`SELECT FactId FROM ${ident(database)}.session_facts`)).map((r) => r.FactId)
-    const distinct = new Set(ids)
-    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
-    const missing = [...expected].filter((id) => !distinct.has(id))
-    const committed = await committedOffsets(sessions.groupId, sessions.topic)
-    console.info(`[outage volume confluent] events ${EVENTS}; inserted before the stop ${beforeOutage}, by the restart ${confirmedDuringOutage}; ` +
-      `retries ${engine.stats.sinkRetries}; committed ${sumOf(committed)}; physical rows ${ids.length}, logical ${distinct.size}, missing ${missing.length}`)
-    expect(missing).toEqual([])
-    expect([...distinct].filter((id) => !expected.has(id))).toEqual([])
-    expect(sumOf(committed)).toBe(EVENTS)
-    expect(committedButNotStored(committed, positions, distinct)).toEqual([])
+    await expectEveryRecordOnce(session, database, records, sessions.groupId, sessions.topic, positions, (stored) =>
+      console.info(`[outage volume confluent] events ${EVENTS}; inserted before the stop ${beforeOutage}, by the restart ${confirmedDuringOutage}; ` +
+        `retries ${engine.stats.sinkRetries}; committed ${stored.committed}; physical rows ${stored.physical}, logical ${stored.logical}, missing ${stored.missing}`))
   }, 300_000)
 })

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
@@ -11,6 +8,7 @@ import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { KAFKA_ADAPTERS } from '../../support/kafka.js'
 import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { committedButNotStored, committedOffsets, positionsOf, recordsIn, sumOf } from './group-offsets.js'
+import { clickhouseServer as server, confirmingSink, expectEveryRecordOnce } from './store-outage.js'
 
 // Issue 4, store outage on real Kafka: the real ClickHouse server is stopped while the engine
 // ingests from a real broker. Inserts are retried with the consumer paused, no offset is committed
@@ -18,12 +16,7 @@ import { committedButNotStored, committedOffsets, positionsOf, recordsIn, sumOf 
 // in ClickHouse exactly once logically.
 const EVENTS = 2400
 const WAVE = 200
-const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-server.sh', import.meta.url))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-// Asynchronously, so that the engine and the Kafka client keep running while the server stops and starts.
-const server = async (command: 'start' | 'stop'): Promise<void> => {
-  await promisify(execFile)('bash', [SCRIPT, command], { timeout: 120_000 })
-}
 
 describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter) => {
   const sessions = isolated(sessionEndedHandler, `outage-${adapter}`)
@@ -43,20 +36,8 @@ describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter
     h = new KafkaHarness(adapter, [sessions], {
       maxBatchRows: 100, flushIntervalMs: 100, sinkBackoff: { initialMs: 100, maxMs: 1000 }, parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } },
     })
-    const store = new ClickHouseFactStore(session)
-    const confirmed: string[] = [] // FactIds of rows whose insert the server confirmed, in order
-    let failedInserts = 0
-    h.sink = {
-      append: async (rows, at) => {
-        try {
-          await store.append(rows, at)
-        } catch (e) {
-          failedInserts++
-          throw e
-        }
-        for (const r of rows) confirmed.push((r.row as { factId: string }).factId)
-      },
-    }
+    const { sink, confirmed, failedInserts } = confirmingSink(new ClickHouseFactStore(session))
+    h.sink = sink
     await h.start()
     const engine = h.engine(sessions.name)
     const records = Array.from({ length: EVENTS }, () => {
@@ -103,25 +84,17 @@ describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter
     // Retries happened and were counted; nothing was dead-lettered.
     expect(confirmedDuringOutage).toBeLessThan(EVENTS) // the outage held data back
     expect(retriesDuringOutage).toBeGreaterThanOrEqual(4)
-    expect(failedInserts).toBeGreaterThanOrEqual(retriesDuringOutage)
+    expect(failedInserts()).toBeGreaterThanOrEqual(retriesDuringOutage)
     expect(await h.metric('dev_stats_sink_retries_total')).toBe(engine.stats.sinkRetries)
     expect(engine.stats.deadLettered).toBe(0)
     expect(await h.metric('dev_stats_dlq_total')).toBe(0)
     expect(await recordsIn(h.topicsOf(sessions).deadLetter)).toBe(0)
 
     // Every event exactly once logically in ClickHouse; every committed one among them.
-    const ids = (await session.select<{ FactId: string }>(sql`SELECT FactId FROM ${ident(database)}.session_facts`)).map((r) => r.FactId)
-    const distinct = new Set(ids)
-    const expected = new Set(records.map((r) => r.headers['ce_id'] as string))
-    const missing = [...expected].filter((id) => !distinct.has(id))
-    const committed = await committedOffsets(sessions.groupId, sessions.topic)
-    console.info(`[outage ${adapter}] events ${EVENTS}; inserted before the stop ${beforeOutage}, confirmed until the restart ${confirmedDuringOutage}; ` +
-      `retries during the outage ${retriesDuringOutage} (total ${engine.stats.sinkRetries}, failed inserts ${failedInserts}); ` +
-      `committed at the end of the outage ${sumOf(samples.at(-1)?.committed ?? new Map())}, finally ${sumOf(committed)}; ` +
-      `dead letters ${engine.stats.deadLettered}; physical rows ${ids.length}, logical ${distinct.size}, duplicates ${ids.length - distinct.size}, missing ${missing.length}`)
-    expect(missing).toEqual([])
-    expect([...distinct].filter((id) => !expected.has(id))).toEqual([])
-    expect(sumOf(committed)).toBe(EVENTS)
-    expect(committedButNotStored(committed, positions, distinct)).toEqual([])
+    await expectEveryRecordOnce(session, database, records, sessions.groupId, sessions.topic, positions, (stored) =>
+      console.info(`[outage ${adapter}] events ${EVENTS}; inserted before the stop ${beforeOutage}, confirmed until the restart ${confirmedDuringOutage}; ` +
+        `retries during the outage ${retriesDuringOutage} (total ${engine.stats.sinkRetries}, failed inserts ${failedInserts()}); ` +
+        `committed at the end of the outage ${sumOf(samples.at(-1)?.committed ?? new Map())}, finally ${stored.committed}; ` +
+        `dead letters ${engine.stats.deadLettered}; physical rows ${stored.physical}, logical ${stored.logical}, duplicates ${stored.physical - stored.logical}, missing ${stored.missing}`))
   })
 })
