@@ -30,13 +30,16 @@ const STRUCTURED_CONTENT_TYPE = 'application/cloudevents+json'
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 const parseJson = (value: Uint8Array | null): E.Either<Poison, unknown> => {
-  if (value === null || value.length === 0) return E.left(poison('undecodable', 'record has no value'))
+  if (value === null || value.length === 0) return E.left(noValue())
   try {
     return E.right(JSON.parse(utf8.decode(value)))
   } catch (e) {
-    return E.left(poison('undecodable', `value is not UTF-8 JSON: ${(e as Error).message}`))
+    return E.left(notJson(e))
   }
 }
+
+const noValue = (): Poison => poison('undecodable', 'record has no value')
+const notJson = (e: unknown): Poison => poison('undecodable', `value is not UTF-8 JSON: ${(e as Error).message}`)
 
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined
@@ -54,15 +57,16 @@ const ATTRIBUTES: readonly (readonly [keyof EventContext, string])[] = [
   ['tracestate', 'tracestate'],
 ]
 
-const missingId = (): E.Either<Poison, EventContext> => E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
+const missingId = <A>(): E.Either<Poison, A> => E.left(poison('missing-message-id', 'event has no message id (ce_id)'))
 
 /**
  * Binary mode: each attribute from its `ce_` header, unrolled (one named read each) as it runs for
- * every record. W3C trace context may come as its own header (`traceparent`) instead of `ce_traceparent`.
+ * every record; undefined without a message id. W3C trace context may come as its own header
+ * (`traceparent`) instead of `ce_traceparent`.
  */
-const contextFromHeaders = (headers: Readonly<Record<string, string>>): E.Either<Poison, EventContext> => {
+const contextFromHeaders = (headers: Readonly<Record<string, string>>): EventContext | undefined => {
   const messageId = text(headers['ce_id'])?.trim()
-  if (!messageId) return missingId()
+  if (!messageId) return undefined
   const context: { -readonly [K in keyof EventContext]: EventContext[K] } = { messageId }
   const type = text(headers['ce_type'])
   if (type !== undefined) context.type = type
@@ -82,7 +86,7 @@ const contextFromHeaders = (headers: Readonly<Record<string, string>>): E.Either
   if (traceparent !== undefined) context.traceparent = traceparent
   const tracestate = text(headers['ce_tracestate'] ?? headers['tracestate'])
   if (tracestate !== undefined) context.tracestate = tracestate
-  return E.right(context)
+  return context
 }
 
 const contextFromBody = (body: Readonly<Record<string, unknown>>): E.Either<Poison, EventContext> => {
@@ -125,11 +129,17 @@ export const decodeEnvelope = (raw: RawEvent): E.Either<Poison, DecodedEnvelope>
   return structured ? decodeStructured(raw.value) : decodeBinary(headers, raw.value)
 }
 
+/** Written out (no Either per step): it runs for every record. */
 const decodeBinary = (headers: Readonly<Record<string, string>>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {
-  const payload = parseJson(value)
-  if (E.isLeft(payload)) return payload
+  if (value === null || value.length === 0) return E.left(noValue())
+  let payload: unknown
+  try {
+    payload = JSON.parse(utf8.decode(value))
+  } catch (e) {
+    return E.left(notJson(e))
+  }
   const context = contextFromHeaders(headers)
-  return E.isLeft(context) ? context : E.right({ context: context.right, payload: payload.right })
+  return context === undefined ? missingId() : E.right({ context, payload })
 }
 
 const decodeStructured = (value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {

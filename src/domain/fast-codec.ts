@@ -1,23 +1,24 @@
-import * as t from 'io-ts'
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import { decodeWith } from './decode-with.js'
 import { asGuid, type Guid } from './guid.js'
 import { parseInstant, type Instant } from './instant.js'
+import type { Poison } from './poison.js'
 
 /**
- * `codec` with a hand-written validate in front: `accept` returns the decoded value of an input it
- * recognises as valid, or undefined; anything it does not take is validated by `codec` itself, so
- * the errors (and with them every poison detail) stay exactly io-ts's. The combinator chain of an
- * intersection of types allocates a context, an Either and a copy per field — per record.
+ * decodeWith(codec) with a hand-written validate in front: `accept` returns the decoded value of
+ * an input it recognises as valid, or undefined; anything it does not take is decoded by `codec`
+ * itself, so the errors (and with them every poison detail) stay exactly io-ts's. io-ts's decode
+ * allocates a context, an Either and a copy per field of an intersection — per record.
  */
-export const withFastPath = <A, O>(codec: t.Type<A, O, unknown>, accept: (u: unknown) => A | undefined): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(
-    codec.name,
-    codec.is,
-    (u, c) => {
+export const decodeWithFastPath =
+  <A, O>(codec: t.Type<A, O, unknown>, accept: (u: unknown) => A | undefined) => {
+    const plain = decodeWith(codec)
+    return (u: unknown): E.Either<Poison, A> => {
       const a = accept(u)
-      return a === undefined ? codec.validate(u, c) : t.success(a)
-    },
-    codec.encode,
-  )
+      return a === undefined ? plain(u) : E.right(a)
+    }
+  }
 
 /** A plain JSON object (what JSON.parse makes of `{…}`), as a record of its fields. */
 export const plainObject = (u: unknown): Readonly<Record<string, unknown>> | undefined =>

@@ -1,10 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { decodeWith } from './decode-with.js'
 import type { EventContext } from './envelope.js'
 import { asGuid, EMPTY_GUID, GuidCodec, isEmptyGuid } from './guid.js'
 import { checkColumns, dateTime, fitsColumn, uint32 } from './column-limits.js'
-import { instantOf, INVALID, isInt32, optionalGuid, optionalInstant, plainObject, withFastPath } from './fast-codec.js'
+import { decodeWithFastPath, instantOf, INVALID, isInt32, optionalGuid, optionalInstant, plainObject } from './fast-codec.js'
 import { checkEventTime } from './event-time.js'
 import { InstantCodec, type Instant } from './instant.js'
 import { poison, type Poison } from './poison.js'
@@ -50,9 +49,7 @@ const acceptSessionEnded = (u: unknown): SessionEndedPayload | undefined => {
   return { SessionId, AnonymousId, LastActivityAt, DurationSeconds: DurationSeconds as t.Branded<number, t.IntBrand>, UserId, CreatedAt, StartedAt }
 }
 
-export const SessionEndedPayload = withFastPath(SessionEndedCodec, acceptSessionEnded)
-
-export const decodeSessionEnded: (payload: unknown) => E.Either<Poison, SessionEndedPayload> = decodeWith(SessionEndedPayload)
+export const decodeSessionEnded: (payload: unknown) => E.Either<Poison, SessionEndedPayload> = decodeWithFastPath(SessionEndedCodec, acceptSessionEnded)
 
 const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? p.StartedAt ?? undefined
 

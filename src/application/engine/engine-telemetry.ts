@@ -1,3 +1,5 @@
+import { checkContractVersion } from '../../domain/contract-version.js'
+import type { EventContext } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import { eventTimeOf } from '../../domain/fact-row.js'
 import type { Guid } from '../../domain/guid.js'
@@ -8,7 +10,6 @@ import type { Logger } from '../ports/logger.port.js'
 import type { IngestMetrics } from '../ports/metrics.port.js'
 import { retriable } from '../ports/retriable.js'
 import type { EngineStats } from './engine-stats.js'
-import type { StepNotes } from './record-step.js'
 
 /** The stats, metric and log line of each engine outcome, in one place. */
 export class EngineTelemetry {
@@ -36,20 +37,19 @@ export class EngineTelemetry {
   }
 
   /** A contract mismatch counts every record but warns once per version; warnings of the handler are logged. */
-  noted(notes: StepNotes | undefined): void {
-    if (!notes) return
-    const mismatch = notes.contractMismatch
+  noted(context: EventContext, warnings: readonly string[]): void {
+    const mismatch = checkContractVersion(context.contractVersion)
     if (mismatch) {
       this.metrics.contractVersionMismatch(this.consumer)
       if (!this.warnedVersions.has(mismatch.actual)) {
         this.warnedVersions.add(mismatch.actual)
         this.logger.warn(
-          { consumer: this.consumer, sourceEventId: notes.messageId, ...mismatch },
+          { consumer: this.consumer, sourceEventId: context.messageId, ...mismatch },
           'contract version mismatch; processing the compatible part (logged once per version)',
         )
       }
     }
-    for (const warning of notes.warnings) this.logger.warn({ consumer: this.consumer, sourceEventId: notes.messageId }, warning)
+    for (const warning of warnings) this.logger.warn({ consumer: this.consumer, sourceEventId: context.messageId }, warning)
   }
 
   deadLettered(r: BrokerRecord, p: Poison): void {

@@ -6,7 +6,7 @@ import type { EngineDeps } from './engine-deps.js'
 import type { EngineTelemetry } from './engine-telemetry.js'
 import type { ParkingLot } from './parking-lot.js'
 import type { PendingBatch } from './pending-batch.js'
-import { enrichOutcome, stepOf, type EnrichRequest } from './record-step.js'
+import { enrichOutcome, NO_WARNINGS, stepOf, type EnrichRequest } from './record-step.js'
 import type { StopAwareRetry } from './retry-loop.js'
 import { deadLetterRecord, dueAtOf, parkedRecord } from './side-records.js'
 
@@ -45,10 +45,10 @@ export class RecordRouter {
           batch.settle(r)
           continue
         }
-        if (step.notes) {
-          batch.sighted(step.notes.messageId)
-          if (step.notes.traceparent) links.push(step.notes.traceparent)
-          this.telemetry.noted(step.notes)
+        if (step.context) {
+          batch.sighted(step.context.messageId)
+          if (step.context.traceparent) links.push(step.context.traceparent)
+          this.telemetry.noted(step.context, step.kind === 'rows' || step.kind === 'enrich' ? step.warnings : NO_WARNINGS)
         }
         if (step.kind === 'poison') this.deadLetter(batch, r, step.poison, now)
         else if (step.kind === 'skip') this.skip(batch, r, step.reason)

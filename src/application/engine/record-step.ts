@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { checkContractVersion, type ContractVersionWarning } from '../../domain/contract-version.js'
 import type { DimensionPath } from '../../domain/dimension-path.js'
 import { decodeEnvelope, type EventContext } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
@@ -13,21 +12,17 @@ import { attemptOf } from './side-records.js'
 
 export type EnrichRequest = Extract<Interpretation, { kind: 'enrich' }>
 
-/** What one record comes to, before any I/O. */
+/**
+ * What one record comes to, before any I/O. `context` (message id, trace parent, contract
+ * version) and the handler's `warnings` are a decoded record's side facts for logs, metrics and
+ * trace links; carried as they are, not copied into a notes object per record.
+ */
 export type Step =
   | { readonly kind: 'duplicate' }
-  | { readonly kind: 'poison'; readonly poison: Poison; readonly notes?: StepNotes }
-  | { readonly kind: 'skip'; readonly reason: string; readonly notes: StepNotes }
-  | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly notes: StepNotes }
-  | { readonly kind: 'enrich'; readonly request: EnrichRequest; readonly attempt: number; readonly notes: StepNotes }
-
-/** Side facts of a decoded record, for logs, metrics and trace links. */
-export interface StepNotes {
-  readonly messageId: string
-  readonly traceparent?: string
-  readonly contractMismatch?: ContractVersionWarning
-  readonly warnings: readonly string[]
-}
+  | { readonly kind: 'poison'; readonly poison: Poison; readonly context?: EventContext }
+  | { readonly kind: 'skip'; readonly reason: string; readonly context: EventContext }
+  | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly context: EventContext; readonly warnings: readonly string[] }
+  | { readonly kind: 'enrich'; readonly request: EnrichRequest; readonly attempt: number; readonly context: EventContext; readonly warnings: readonly string[] }
 
 /**
  * Pure: decode the envelope, drop a message id already in this batch, let the handler decide.
@@ -39,23 +34,14 @@ export const stepOf = (r: BrokerRecord, handler: EventHandler, now: Instant, see
   const { context } = envelope.right
   if (seen.has(context.messageId)) return { kind: 'duplicate' }
   const result = handler.interpret(envelope.right, now)
-  if (E.isLeft(result)) return { kind: 'poison', poison: result.left, notes: notesOf(context, NO_WARNINGS) }
+  if (E.isLeft(result)) return { kind: 'poison', poison: result.left, context }
   const i = result.right
-  if (i.kind === 'skip') return { kind: 'skip', reason: i.reason, notes: notesOf(context, NO_WARNINGS) }
-  const notes = notesOf(context, i.warnings ?? NO_WARNINGS)
-  return i.kind === 'rows' ? { kind: 'rows', rows: i.rows, notes } : { kind: 'enrich', request: i, attempt: attemptOf(r), notes }
+  if (i.kind === 'skip') return { kind: 'skip', reason: i.reason, context }
+  const warnings = i.warnings ?? NO_WARNINGS
+  return i.kind === 'rows' ? { kind: 'rows', rows: i.rows, context, warnings } : { kind: 'enrich', request: i, attempt: attemptOf(r), context, warnings }
 }
 
-const NO_WARNINGS: readonly string[] = []
-
-/** Built field by field (no spreads): one per record. */
-const notesOf = (context: EventContext, warnings: readonly string[]): StepNotes => {
-  const notes: { -readonly [K in keyof StepNotes]: StepNotes[K] } = { messageId: context.messageId, warnings }
-  if (context.traceparent) notes.traceparent = context.traceparent
-  const mismatch = checkContractVersion(context.contractVersion)
-  if (mismatch) notes.contractMismatch = mismatch
-  return notes
-}
+export const NO_WARNINGS: readonly string[] = []
 
 /** What a looked-up dimension means for one record waiting on it. */
 export type EnrichOutcome =
