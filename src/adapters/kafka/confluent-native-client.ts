@@ -2,8 +2,8 @@ import type { TopicPartition } from '../../application/ports/broker.port.js'
 import { confluentClient } from './confluent-client.js'
 import type { NativeMessage } from './confluent-native-records.js'
 import { confluentSecurity } from './confluent-security.js'
-import { CONFLUENT_FETCH_SETTINGS } from './fetch-settings.js'
-import { DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
+import { CONFLUENT_FETCH_SETTINGS, CONFLUENT_FETCH_WAIT_MAX_MS } from './fetch-settings.js'
+import { DEFAULT_SESSION_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
 
 export interface NativeOffset extends TopicPartition {
   readonly offset: number
@@ -58,7 +58,7 @@ const promised = <T = void>(call: (cb: Callback<T>) => void): Promise<T> =>
 
 /** One librdkafka consumer (its own threads and prefetch queue) for `groupId`, auto-commit off. */
 export const nativeClient = (options: KafkaOptions, groupId: string, events: NativeEvents): NativeClient => {
-  const { sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS, maxWaitMs = DEFAULT_MAX_WAIT_MS } = options
+  const { sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS, maxWaitMs = CONFLUENT_FETCH_WAIT_MAX_MS } = options
   const Consumer = confluentClient().KafkaConsumer as unknown as new (conf: object, topicConf: object) => RawConsumer
   const raw = new Consumer({
     'bootstrap.servers': options.brokers.join(','),

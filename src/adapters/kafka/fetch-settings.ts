@@ -16,5 +16,13 @@ export const CONFLUENT_FETCH_SETTINGS = {
   'fetch.max.bytes': 2 * 1024 * 1024,
 } as const
 
+/**
+ * librdkafka's `fetch.wait.max.ms` unless KafkaOptions.maxWaitMs sets one. librdkafka has one
+ * Fetch in flight per broker: when it was sent for partitions without data (at start the retry
+ * topic's offsets resolve first), the source partitions that become fetchable meanwhile wait for
+ * that long poll to expire. With 500 ms every start lost half a second before its first record.
+ */
+export const CONFLUENT_FETCH_WAIT_MAX_MS = 100
+
 /** Messages per `consume` call: one engine batch (DEV_STATS_BATCH_MAX_ROWS' default). */
 export const CONFLUENT_CONSUME_MAX = 1000
