@@ -13,6 +13,7 @@ export interface NativeMessage {
   readonly timestamp?: number
 }
 
+// A plain Uint8Array over the client's Buffer, as the kafkajs adapter hands over (equal records either way).
 const bytes = (b: Buffer | string | null | undefined): Uint8Array | null => {
   if (b == null) return null
   const buf = typeof b === 'string' ? Buffer.from(b) : b
@@ -23,10 +24,11 @@ const headersOf = (raw: NativeMessage['headers']): Record<string, string> => {
   const out: Record<string, string> = {}
   if (!raw) return out
   // Runs for every record: plain loops. A repeated header: the last value wins.
-  for (const header of raw) {
+  for (let i = 0; i < raw.length; i++) {
+    const header = raw[i] as Readonly<Record<string, Buffer | string>>
     for (const k in header) {
-      const v = header[k]
-      out[k] = typeof v === 'string' ? v : (v as Buffer).toString('utf8')
+      const v = header[k] as Buffer | string
+      out[k] = typeof v === 'string' ? v : v.toString('utf8')
     }
   }
   return out
@@ -46,12 +48,20 @@ const toRecord = (m: NativeMessage): BrokerRecord => {
  * partitions in its single consumer queue but keeps each partition's order).
  */
 export const batchesOf = (messages: readonly NativeMessage[]): BrokerRecord[][] => {
-  const byPartition = new Map<string, BrokerRecord[]>()
-  for (const m of messages) {
-    const k = `${m.topic}\u0000${m.partition}`
-    let list = byPartition.get(k)
-    if (!list) byPartition.set(k, (list = []))
-    list.push(toRecord(m))
+  const batches: BrokerRecord[][] = []
+  // Messages come in runs of one partition: look its batch up only when the partition changes.
+  let topic: string | undefined
+  let partition = -1
+  let batch: BrokerRecord[] = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as NativeMessage
+    if (m.partition !== partition || m.topic !== topic) {
+      topic = m.topic
+      partition = m.partition
+      batch = batches.find((b) => (b[0] as BrokerRecord).partition === partition && (b[0] as BrokerRecord).topic === topic) ?? []
+      if (batch.length === 0) batches.push(batch)
+    }
+    batch.push(toRecord(m))
   }
-  return [...byPartition.values()]
+  return batches
 }

@@ -32,4 +32,9 @@ describe('librdkafka messages as broker records (batchesOf)', () => {
     const r = only(message(0, 0, { key: null, value: null, headers: undefined, timestamp: -1 }))
     expect([r.key, r.value, r.headers, r.timestamp]).toEqual([null, null, {}, undefined])
   })
+
+  it('a partition that comes back later in the same result joins its earlier batch, in order', () => {
+    const batches = batchesOf([message(0, 1), message(0, 2), message(1, 1), message(0, 3), message(1, 2)])
+    expect(batches.map((b) => b.map((r) => `${r.partition}:${r.offset}`))).toEqual([['0:1', '0:2', '0:3'], ['1:1', '1:2']])
+  })
 })
