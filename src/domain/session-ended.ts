@@ -10,6 +10,8 @@ import { poison, type Poison } from './poison.js'
 import type { SessionFactRow } from './session-fact.js'
 import { sessionViewerKind } from './viewer-kind.js'
 
+// Written apart from fast-codec's isInt32 on purpose: the property test holds the two paths equal,
+// which only proves something while neither shares the other's bounds.
 const INT32_MAX = 2_147_483_647
 const Int32 = t.refinement(t.Int, (n) => n <= INT32_MAX && n >= -INT32_MAX - 1, 'Int32')
 const OptionalInstant = t.union([InstantCodec, t.null])
