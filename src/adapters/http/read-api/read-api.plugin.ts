@@ -1,0 +1,136 @@
+import swagger from '@fastify/swagger'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import * as E from 'fp-ts/lib/Either.js'
+import { PortError } from '../../../application/ports/retriable.js'
+import type { DeveloperActor } from '../../../application/read/actor.js'
+import type { getConversionFunnel } from '../../../application/read/get-conversion-funnel.js'
+import type { getDeveloperSessionMetrics } from '../../../application/read/get-developer-session-metrics.js'
+import type { getFunnelScope } from '../../../application/read/get-funnel-scope.js'
+import type { TokenRejection, TokenVerifier } from './bearer-token.js'
+import { problem, sendProblem, type ParameterError } from './problem.js'
+import { parameterErrors, strictQueryCompiler } from './query-validator.js'
+import { conversionFunnelBody, conversionFunnelQuery, errorResponses, sessionMetricsBody, sessionMetricsQuery } from './read-api.schemas.js'
+import { hierarchyFilter, MAX_RANGE_DAYS, readPeriod } from './read-query.js'
+
+/** The read use cases the routes call, as the composition root builds them (container.ts). */
+export interface ReadUseCases {
+  readonly sessionMetrics: ReturnType<typeof getDeveloperSessionMetrics>
+  readonly conversionFunnel: ReturnType<typeof getConversionFunnel>
+  readonly funnelScope: ReturnType<typeof getFunnelScope>
+}
+
+export interface ReadApiOptions {
+  readonly read: ReadUseCases
+  /** The only source of the actor (createTokenVerifier). */
+  readonly verifyToken: TokenVerifier
+  /** Longest `from`..`to` range in days, both included (default 366). */
+  readonly maxRangeDays?: number
+  /** The realm of the WWW-Authenticate challenge (default `dev-stats`). */
+  readonly realm?: string
+}
+
+const challenge = (realm: string, r: TokenRejection): string =>
+  r.code === 'token-missing' ? `Bearer realm="${realm}"` : `Bearer realm="${realm}", error="invalid_token", error_description="${r.detail}"`
+
+const invalidParameters = (reply: FastifyReply, errors: readonly ParameterError[]) =>
+  sendProblem(reply, problem('invalid-parameters', errors.map((e) => `${e.parameter} ${e.detail}`).join('; '), errors))
+
+/** The routes that need an actor: the token is checked before validation, so a 401 tells nothing about the query. */
+const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<void> => {
+  const realm = o.realm ?? 'dev-stats'
+  const maxDays = o.maxRangeDays ?? MAX_RANGE_DAYS
+  const actors = new WeakMap<FastifyRequest, DeveloperActor>()
+  const actorOf = (request: FastifyRequest): DeveloperActor | undefined => actors.get(request)
+
+  app.setValidatorCompiler(strictQueryCompiler())
+  app.addHook('onRequest', async (request, reply) => {
+    const verified = await o.verifyToken(request.headers.authorization)
+    if (E.isRight(verified)) return void actors.set(request, verified.right)
+    if (verified.left.code === 'key-unavailable') return sendProblem(reply.header('retry-after', '30'), problem('key-unavailable', verified.left.detail))
+    return sendProblem(reply.header('www-authenticate', challenge(realm, verified.left)), problem('unauthorized', verified.left.detail))
+  })
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) return invalidParameters(reply, parameterErrors(error.validation))
+    if (error instanceof PortError && error.retriable) {
+      request.log.warn({ err: error.message }, 'read API: store unavailable')
+      return sendProblem(reply.header('retry-after', '5'), problem('store-unavailable', 'the metrics store cannot be reached; retry later'))
+    }
+    request.log.error({ err: error }, 'read API request failed')
+    return sendProblem(reply, problem('internal-error', 'the request failed; the service log has the details'))
+  })
+  const refused = (reply: FastifyReply) => sendProblem(reply, problem('unauthorized', 'a developer actor is required'))
+
+  const api = app.withTypeProvider<JsonSchemaToTsProvider>()
+  api.get('/v1/session-metrics', {
+    schema: {
+      summary: "Session metrics of the token's developer",
+      description: "Sessions that viewed the developer's property objects on the days from..to (UTC), with the guest/user split, duration statistics and the views behind them.",
+      tags: ['read'],
+      querystring: sessionMetricsQuery,
+      response: { 200: sessionMetricsBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const actor = actorOf(request)
+    if (!actor) return refused(reply)
+    const asked = readPeriod(request.query, maxDays)
+    if (E.isLeft(asked)) return invalidParameters(reply, asked.left)
+    const metrics = await o.read.sessionMetrics(actor, asked.right.period)
+    if (E.isLeft(metrics)) return refused(reply)
+    return { developerId: actor.developerId, from: request.query.from, to: request.query.to, ...metrics.right }
+  })
+
+  api.get('/v1/conversion-funnel', {
+    schema: {
+      summary: "Conversion funnel of the token's developer",
+      description: 'Distinct business keys per funnel stage on the days from..to (UTC), optionally narrowed to a project, building, layout group or layout; conversion from the previous stage that has a source; lagging stages marked preliminary.',
+      tags: ['read'],
+      querystring: conversionFunnelQuery,
+      response: { 200: conversionFunnelBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const actor = actorOf(request)
+    if (!actor) return refused(reply)
+    const asked = readPeriod(request.query, maxDays)
+    const filter = hierarchyFilter(request.query)
+    if (E.isLeft(asked) || E.isLeft(filter)) return invalidParameters(reply, [...(E.isLeft(asked) ? asked.left : []), ...(E.isLeft(filter) ? filter.left : [])])
+    const [stages, scope] = await Promise.all([o.read.conversionFunnel(actor, asked.right.range, filter.right), o.read.funnelScope(actor, filter.right)])
+    if (E.isLeft(stages) || E.isLeft(scope)) return refused(reply)
+    return {
+      developerId: actor.developerId,
+      from: request.query.from,
+      to: request.query.to,
+      scope: scope.right.map((s) => ({ level: s.level, id: s.id, name: s.name })),
+      stages: stages.right.map((s) => ({ stage: s.stage, count: s.count, status: s.status, conversionFromPrevious: s.conversionFromPrevious ?? null })),
+    }
+  })
+}
+
+const openapi = () => ({
+  openapi: '3.1.0',
+  info: {
+    title: 'dev-stats read API',
+    version: '1.0.0',
+    description: "Read-only metrics of one developer: the developer is the one in the verified bearer token, never a parameter.",
+  },
+  components: { securitySchemes: { bearerAuth: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
+  security: [{ bearerAuth: [] }],
+})
+
+/**
+ * The read side over HTTP, for a host to mount on its own Fastify server:
+ * `await app.register(readApiPlugin, { read, verifyToken })`, optionally with a `prefix`.
+ * GET /v1/session-metrics and /v1/conversion-funnel (bearer token required) and
+ * GET /v1/openapi.json (OpenAPI 3.1 of those routes, public). Encapsulated: its validator, error
+ * handler and token hook apply to its own routes only. A host that registered @fastify/swagger
+ * itself gets these routes in its own document, which /v1/openapi.json then serves.
+ */
+export const readApiPlugin = fp(
+  async (app: FastifyInstance, o: ReadApiOptions) => {
+    if (!app.hasDecorator('swagger')) await app.register(swagger, { openapi: openapi() })
+    app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    await app.register(async (secured) => securedRoutes(secured, o))
+  },
+  { name: 'dev-stats-read-api', fastify: '5.x', encapsulate: true },
+)

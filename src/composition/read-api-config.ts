@@ -1,0 +1,78 @@
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS, DEFAULT_DEVELOPER_CLAIM, publicKeyAlgorithm, type TokenKey, type TokenSettings } from '../adapters/http/read-api/bearer-token.js'
+import { ConfigError } from './config-error.js'
+import { pemFile, secret } from './security-config.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const SECRET = 'DEV_STATS_READ_API_JWT_SECRET'
+const PUBLIC_KEY = 'DEV_STATS_READ_API_JWT_PUBLIC_KEY_FILE'
+const JWKS = 'DEV_STATS_READ_API_JWKS_URL'
+const MIN_SECRET_BYTES = 32
+const MAX_TOLERANCE_SECONDS = 300
+
+const set = (env: Env, name: string): boolean => env[name] !== undefined && env[name] !== ''
+
+/** HS256 needs a key at least as long as its hash (RFC 7518 §3.2). */
+const secretKey = (env: Env): TokenKey => {
+  const text = secret(env, SECRET) ?? ''
+  const bytes = new TextEncoder().encode(text)
+  const name = set(env, `${SECRET}_FILE`) ? `${SECRET}_FILE` : SECRET
+  if (bytes.length < MIN_SECRET_BYTES) throw new ConfigError(name, `must hold at least ${MIN_SECRET_BYTES} bytes for HS256, got ${bytes.length}`)
+  return { kind: 'secret', secret: bytes }
+}
+
+const publicKey = (env: Env): TokenKey => {
+  const pem = pemFile(env, PUBLIC_KEY) as string
+  if (!publicKeyAlgorithm(pem)) throw new ConfigError(PUBLIC_KEY, `"${env[PUBLIC_KEY]}" is not an RSA or EC P-256 public key or certificate (RS256 / ES256)`)
+  return { kind: 'public-key', pem }
+}
+
+const jwksUrl = (env: Env): TokenKey => {
+  const raw = env[JWKS] as string
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(JWKS, `must be an http(s) URL, got "${raw}"`)
+  return { kind: 'jwks', url }
+}
+
+const claimName = (env: Env, name: string): string => {
+  const raw = env[name] || DEFAULT_DEVELOPER_CLAIM
+  if (!/^\S{1,200}$/.test(raw)) throw new ConfigError(name, `must be a claim name without spaces, got "${raw}"`)
+  return raw
+}
+
+const tolerance = (env: Env, name: string): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return DEFAULT_CLOCK_TOLERANCE_SECONDS
+  const n = /^\d{1,3}$/.test(raw.trim()) ? Number(raw) : Number.NaN
+  if (!(n >= 0 && n <= MAX_TOLERANCE_SECONDS)) throw new ConfigError(name, `must be 0-${MAX_TOLERANCE_SECONDS} seconds, got "${raw}"`)
+  return n
+}
+
+/**
+ * The read API's token settings (DEV_STATS_READ_API_*), or undefined when no key is set: then the
+ * API is not served at all. Exactly one key source; issuer/audience/claim settings without a key
+ * are an error rather than an API silently left off.
+ */
+export const readApiSettings = (env: Env = process.env): TokenSettings | undefined => {
+  const sources = [
+    ...(set(env, SECRET) || set(env, `${SECRET}_FILE`) ? [[set(env, `${SECRET}_FILE`) ? `${SECRET}_FILE` : SECRET, secretKey] as const] : []),
+    ...(set(env, PUBLIC_KEY) ? [[PUBLIC_KEY, publicKey] as const] : []),
+    ...(set(env, JWKS) ? [[JWKS, jwksUrl] as const] : []),
+  ]
+  const others = ['DEV_STATS_READ_API_ISSUER', 'DEV_STATS_READ_API_AUDIENCE', 'DEV_STATS_READ_API_DEVELOPER_CLAIM', 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS']
+  if (sources.length === 0) {
+    const orphan = others.find((n) => set(env, n))
+    if (orphan) throw new ConfigError(orphan, `is set, but no key is: set ${SECRET}_FILE, ${PUBLIC_KEY} or ${JWKS}`)
+    return undefined
+  }
+  const [first, second] = sources
+  if (second) throw new ConfigError(second[0], `and ${first?.[0]} are both set; set one key source only`)
+  const [, keyOf] = first as (typeof sources)[number]
+  return {
+    key: keyOf(env),
+    ...(set(env, 'DEV_STATS_READ_API_ISSUER') ? { issuer: env.DEV_STATS_READ_API_ISSUER } : {}),
+    ...(set(env, 'DEV_STATS_READ_API_AUDIENCE') ? { audience: env.DEV_STATS_READ_API_AUDIENCE } : {}),
+    developerClaim: claimName(env, 'DEV_STATS_READ_API_DEVELOPER_CLAIM'),
+    clockToleranceSeconds: tolerance(env, 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS'),
+  }
+}
