@@ -1,8 +1,11 @@
+import type { ConsumerGroupAdmin } from '../../application/ports/consumer-group-admin.port.js'
 import type {
   Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets,
 } from '../../application/ports/broker.port.js'
 import { confluentClient, type ConfluentModule } from './confluent-client.js'
 import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
+import { confluentGroupCommit } from './confluent-group-commit.js'
+import { kafkaGroupAdmin } from './kafka-group-admin.js'
 import { ConfluentNativeConsumer } from './confluent-native-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { confluentLogger } from './kafka-client-logs.js'
@@ -70,6 +73,10 @@ export class ConfluentBroker implements Broker {
 
   committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
     return committedOffsetsVia(this.admin(), groupId, topic)
+  }
+
+  groupAdmin(): ConsumerGroupAdmin {
+    return kafkaGroupAdmin(() => this.kafka.admin(), confluentGroupCommit(this.options))
   }
 
   /** Start-up check with a bounded time: a ConnectionError says what is wrong (TLS, login…). */

@@ -1,9 +1,11 @@
 import kafkajs from 'kafkajs'
 import type { Consumer, Kafka as KafkaClient, Producer } from 'kafkajs'
+import type { ConsumerGroupAdmin } from '../../application/ports/consumer-group-admin.port.js'
 import type {
   Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
 } from '../../application/ports/broker.port.js'
-import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
+import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from './kafka-admin-offsets.js'
+import { kafkaGroupAdmin } from './kafka-group-admin.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { kafkaJsLogCreator } from './kafka-client-logs.js'
@@ -76,6 +78,11 @@ export class KafkaJsBroker implements Broker {
 
   committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
     return committedOffsetsVia(this.admin(), groupId, topic)
+  }
+
+  groupAdmin(): ConsumerGroupAdmin {
+    return kafkaGroupAdmin(() => this.kafka.admin(), (groupId, topic, offsets) =>
+      withAdmin(this.kafka.admin(), `set offsets of ${groupId}`, (a) => a.setOffsets({ groupId, topic, partitions: [...offsets] })))
   }
 
   /** Start-up check with a bounded time: a ConnectionError says what is wrong (TLS, login…). */

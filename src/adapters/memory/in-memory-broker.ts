@@ -1,7 +1,9 @@
 import type { Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets } from '../../application/ports/broker.port.js'
+import type { ConsumerGroupAdmin } from '../../application/ports/consumer-group-admin.port.js'
 import { PortError } from '../../application/ports/retriable.js'
 import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
 import { InMemoryConsumer } from './in-memory-consumer.js'
+import { inMemoryGroupAdmin } from './in-memory-group-admin.js'
 import { InMemoryLog, type StoredRecord } from './in-memory-log.js'
 
 /**
@@ -43,15 +45,16 @@ export class InMemoryBroker implements Broker, TopicCatalog {
     }
   }
 
-  async partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
-    return this.log.endOffsets(topic).map((size, partition) => ({ partition, low: '0', high: String(size) }))
+  partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    return this.groupAdmin().partitionOffsets(topic)
   }
 
-  async committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
-    const partitions = this.log.endOffsets(topic).map((_, partition) => ({ topic, partition }))
-    return new Map(
-      partitions.filter((tp) => this.log.hasCommitted(groupId, tp)).map((tp) => [tp.partition, String(this.log.committedOffset(groupId, tp))]),
-    )
+  committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>> {
+    return this.groupAdmin().committedOffsets(groupId, topic)
+  }
+
+  groupAdmin(): ConsumerGroupAdmin {
+    return inMemoryGroupAdmin(this.log)
   }
 
   /** Every record of a topic, over all partitions (for asserting dead letters and parked copies). */

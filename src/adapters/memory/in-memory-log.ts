@@ -82,6 +82,10 @@ export class InMemoryLog {
     for (const o of offsets) this.committed.set(`${groupId}/${o.topic}/${o.partition}`, Number(o.offset))
   }
 
+  memberCount(groupId: string): number {
+    return this.members.get(groupId)?.length ?? 0
+  }
+
   async join(groupId: string, member: GroupMember): Promise<void> {
     this.members.set(groupId, [...(this.members.get(groupId) ?? []), member])
     await this.rebalance(groupId)

@@ -1,3 +1,7 @@
+import type { ConsumerGroupAdmin, PartitionOffsets } from './consumer-group-admin.port.js'
+
+export type { PartitionOffsets }
+
 /** One record as the broker delivered it. Offsets are int64 decimal strings. */
 export interface BrokerRecord {
   readonly topic: string
@@ -60,13 +64,6 @@ export interface BrokerProducer {
   publish(records: readonly OutboundRecord[]): Promise<void>
 }
 
-/** A partition's earliest offset still held (`low`) and the offset the next record gets (`high`). */
-export interface PartitionOffsets {
-  readonly partition: number
-  readonly low: string
-  readonly high: string
-}
-
 export interface Broker {
   consumer(groupId: string): BrokerConsumer
   producer(): BrokerProducer
@@ -74,4 +71,6 @@ export interface Broker {
   partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]>
   /** The offsets `groupId` committed on `topic`, by partition; a partition without a commit is absent. */
   committedOffsets(groupId: string, topic: string): Promise<ReadonlyMap<number, string>>
+  /** The admin operations that move a group's offsets (`npm run replay`), with this broker's connection settings. */
+  groupAdmin(): ConsumerGroupAdmin
 }

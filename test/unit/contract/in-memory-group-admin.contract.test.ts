@@ -1,0 +1,7 @@
+import { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
+import { groupAdminContract } from '../../contract/group-admin.contract.js'
+
+groupAdminContract('in-memory', () => {
+  const broker = new InMemoryBroker(50)
+  return { broker, createTopic: async (name, partitions) => broker.createTopic(name, partitions) }
+})
