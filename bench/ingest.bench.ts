@@ -14,6 +14,7 @@ import { OtelTracer } from '../src/adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../src/adapters/observability/pino-logger.js'
 import { PromMetrics } from '../src/adapters/observability/prom-metrics.js'
 import { decodeEnvelope } from '../src/domain/envelope.js'
+import { describeFloor, floorInChild } from './floor.js'
 
 // Each mode runs in its own process so that its peak RSS is its own. Compare the ratios, not the
 // absolute times: these machines are noisy.
@@ -125,7 +126,9 @@ if (mode) {
       return r
     }),
   )
-  console.log(`${N} session-ended records, node ${process.version}, median of ${ROUNDS} rounds (modes alternate)\n`)
+  console.log(`${N} session-ended records, node ${process.version}, median of ${ROUNDS} rounds (modes alternate)`)
+  // The same floor bench:e2e sets its CPU per record against (bench/floor.ts).
+  console.log(`${describeFloor(floorInChild())}\n`)
   console.log(`${'mode'.padEnd(36)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'(each round)'.padStart(22)}${'peak RSS MB'.padStart(13)}`)
   Object.keys(modes).forEach((m, i) => {
     const runs = rounds.map((round) => round[i] as Result)

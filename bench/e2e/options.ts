@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 /** Command line of `npm run bench:e2e`. */
 export interface BenchOptions {
   /** Backlog size produced once before the consumers start (default 200,000). */
@@ -15,13 +16,20 @@ export interface BenchOptions {
   readonly profileDir: string | undefined
   /** Keep each service's log in this directory. */
   readonly logDir: string | undefined
+  /**
+   * Another checkout (e.g. a git worktree of the commit before a change, its node_modules linked):
+   * each service line runs also from there, just before this checkout's, for paired figures.
+   */
+  readonly against: string | undefined
+  /** Runs every contender this many times over the same backlog; each line shows the median round. */
+  readonly rounds: number
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
 const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
-                              [--big-batch ROWS] [--profile DIR] [--logs DIR]`
+                              [--big-batch ROWS] [--profile DIR] [--logs DIR] [--against CHECKOUT] [--rounds N]`
 
 export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const flags = new Map<string, string>()
@@ -39,7 +47,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
   }
   const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
   if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
-  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs'])
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   return {
     records: num('records', 200_000),
@@ -49,8 +57,17 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     bigBatch: num('big-batch', 0),
     profileDir: directory(flags.get('profile')),
     logDir: directory(flags.get('logs')),
+    against: checkout(flags.get('against')),
+    rounds: Math.max(1, num('rounds', 1)),
   }
 }
 
 /** Made up front: a missing directory used to fail only after the service was spawned, orphaning it. */
 const directory = (path: string | undefined): string | undefined => (path === undefined ? undefined : (mkdirSync(path, { recursive: true }), path))
+
+const checkout = (path: string | undefined): string | undefined => {
+  if (path === undefined) return undefined
+  const dir = resolve(path)
+  if (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) throw new Error(`--against ${path}: not a checkout with package.json and node_modules\n${USAGE}`)
+  return dir
+}

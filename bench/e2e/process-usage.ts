@@ -1,25 +1,61 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
 export interface ProcessUsage {
   /** Peak resident set (VmHWM) in MB. */
   readonly peakMb: number
-  /** User + system CPU time in seconds: what the process cost, whatever else ran on the machine. */
+  /** User + system CPU time in seconds of the process and its descendants: what it cost, whatever else ran. */
   readonly cpuSeconds: number
 }
 
 const TICKS_PER_SECOND = 100 // USER_HZ on Linux
 
-/** Samples a process's /proc until stop(); the last sample wins (the process may be gone by then). */
+interface Stat {
+  readonly pid: number
+  readonly ppid: number
+  /** utime + stime of every thread, in seconds. */
+  readonly cpuSeconds: number
+}
+
+/** /proc/<pid>/stat; undefined once the process is gone. */
+const statOf = (pid: number): Stat | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after "(comm) ": state is the 3rd of stat, ppid the 4th, utime and stime the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND }
+  } catch {
+    return undefined
+  }
+}
+
+const allPids = (): number[] => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number)
+
+/** CPU seconds of `pid` and of every live descendant (a child still running has not been added to the parent's cutime). */
+export const treeCpuSeconds = (pid: number): number | undefined => {
+  const root = statOf(pid)
+  if (!root) return undefined
+  const children = new Map<number, Stat[]>()
+  for (const p of allPids()) {
+    const s = p === pid ? undefined : statOf(p)
+    if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s])
+  }
+  let total = 0
+  const walk = (s: Stat) => {
+    total += s.cpuSeconds
+    for (const c of children.get(s.pid) ?? []) walk(c)
+  }
+  walk(root)
+  return total
+}
+
+/** Samples a process tree's /proc until stop(); the last sample wins (the process may be gone by then). */
 export const processUsage = (pid: number) => {
   let usage: ProcessUsage = { peakMb: 0, cpuSeconds: 0 }
   const sample = () => {
     try {
       const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-      // utime and stime are stat's 14th and 15th fields; the 3rd (state) is the first after "(comm) "
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      const ticks = Number(fields[11]) + Number(fields[12])
-      usage = { peakMb: Math.max(usage.peakMb, Number(kb ?? 0) / 1024), cpuSeconds: ticks / TICKS_PER_SECOND }
+      const cpuSeconds = treeCpuSeconds(pid)
+      if (cpuSeconds !== undefined) usage = { peakMb: Math.max(usage.peakMb, Number(kb ?? 0) / 1024), cpuSeconds }
     } catch {
       /* the process is gone: keep the last sample */
     }
@@ -32,4 +68,50 @@ export const processUsage = (pid: number) => {
       return usage
     },
   }
+}
+
+/** Socket inodes listening on 127.0.0.1/0.0.0.0/:: `port` (/proc/net/tcp and tcp6, state 0A = LISTEN). */
+const listeningInodes = (port: number): Set<string> => {
+  const inodes = new Set<string>()
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0')
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = ''
+    try {
+      text = readFileSync(table, 'utf8')
+    } catch {
+      continue
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/)
+      if (f[1]?.endsWith(`:${hexPort}`) && f[3] === '0A' && f[9]) inodes.add(f[9])
+    }
+  }
+  return inodes
+}
+
+/**
+ * The pid of the process listening on `port`, found through /proc (the server's pid file lives
+ * in whichever checkout started it: scripts/clickhouse-server.sh and kafka-broker.sh), or
+ * undefined when none is visible to us.
+ */
+export const listenerPid = (port: number): number | undefined => {
+  const inodes = listeningInodes(port)
+  if (inodes.size === 0) return undefined
+  for (const pid of allPids()) {
+    let fds: string[]
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`)
+    } catch {
+      continue
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))
+        if (m && inodes.has(m[1] as string)) return pid
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  return undefined
 }

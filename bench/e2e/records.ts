@@ -15,16 +15,19 @@ export const sessionIdOf = (i: number): string => `${RUN}-0001-4000-8000-${hex12
 export const indexOf = (id: string): number => (id.startsWith(RUN) ? Number.parseInt(id.slice(24), 16) : -1)
 export const runId = RUN
 
-const message = (topic: string, i: number, createdAt: string) => {
-  const sessionId = sessionIdOf(i)
-  const payload = sessionEndedPayload({
-    SessionId: sessionId,
+/** The session-ended payload of record `i` (the floor decodes the same ones: bench/floor.ts). */
+export const payloadOf = (i: number, createdAt: string): Record<string, unknown> =>
+  sessionEndedPayload({
+    SessionId: sessionIdOf(i),
     UserId: i % 3 === 0 ? null : sessionEndedPayload().UserId,
     CreatedAt: createdAt,
     LastActivityAt: new Date().toISOString(),
     DurationSeconds: i % 3600,
   })
-  const r = binaryRecord(topic, payload, { messageId: messageIdOf(i), key: sessionId, headers: { ce_type: 'session-ended' } })
+
+const message = (topic: string, i: number, createdAt: string) => {
+  const sessionId = sessionIdOf(i)
+  const r = binaryRecord(topic, payloadOf(i, createdAt), { messageId: messageIdOf(i), key: sessionId, headers: { ce_type: 'session-ended' } })
   return { key: Buffer.from(r.key as Uint8Array), value: Buffer.from(r.value as Uint8Array), headers: r.headers }
 }
 

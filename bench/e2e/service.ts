@@ -24,7 +24,7 @@ import { freePort } from '../../test/support/http.js'
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
 /** Runs package.json's `prestart`, then returns the node flags and entry point of its `start` ("exec node <flags> <entry>"). */
-const startArgs = (): string[] => {
+const startArgs = (repo: string): string[] => {
   const { prestart, start: script } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string; start: string } }).scripts
   if (prestart) execSync(prestart, { cwd: repo, stdio: 'inherit' })
   const [command, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/)
@@ -41,10 +41,14 @@ export interface ServiceSpec {
   readonly profileDir?: string
   /** Keep the service's log (stdout) in this file. */
   readonly logFile?: string
+  /** The checkout whose `npm start` runs (default: this one); bench:e2e --against runs another's. */
+  readonly repo?: string
 }
 
 export interface ServiceRun {
   readonly table: string
+  /** The service process (npm start's node). */
+  readonly pid: number
   /** Topics made for this run (retry topics of its groups), to delete afterwards. */
   readonly createdTopics: readonly string[]
   readonly startedAt: number
@@ -77,10 +81,11 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   }
   const config = loadConfig(env)
   const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
-  const args = startArgs()
+  const cwd = spec.repo ?? repo
+  const args = startArgs(cwd)
   const startedAt = performance.now()
   const child = spawn(process.execPath, [...profile, ...args], {
-    cwd: repo,
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -106,6 +111,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   ready.catch(() => undefined)
   return {
     table: `${spec.db}.session_facts`,
+    pid: child.pid as number,
     createdTopics: created,
     startedAt,
     ready,
