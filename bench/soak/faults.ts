@@ -1,0 +1,109 @@
+import type { SoakInfra } from './infra.js'
+import { startUntilConsuming, type Instance } from './instance.js'
+import type { Fault } from './schedule.js'
+import type { FaultSpan } from './verdicts.js'
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+export interface Fleet {
+  /** The base instance in `slot` (i0, i1, …), replaced on restart. */
+  current(slot: number): Instance
+  replace(slot: number, next: Instance): void
+  /** A new incarnation of base `slot`, or an extra instance (`extra` = its number). */
+  make(slot: number | { extra: number }, attempt: number): Instance
+  slots: number
+}
+
+/**
+ * Runs the schedule: each fault at its time, overlapping as scheduled. Faults on one instance
+ * slot wait for each other (a kill does not hit an instance still starting). A span lasts from
+ * the fault until its repair is done: broker answering, ClickHouse started, the restarted or
+ * removed instance consuming or gone.
+ */
+export class FaultRunner {
+  readonly spans: FaultSpan[] = []
+  readonly errors: string[] = []
+  private readonly slotLocks = new Map<number, Promise<void>>()
+  private readonly running = new Set<Promise<void>>()
+  private readonly timers: NodeJS.Timeout[] = []
+  private extras = 0
+
+  constructor(
+    private readonly t0: number,
+    private readonly infra: SoakInfra,
+    private readonly fleet: Fleet,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  schedule(faults: readonly Fault[]): void {
+    for (const f of faults) {
+      this.timers.push(setTimeout(() => {
+        const p = this.run(f).catch((e: unknown) => void this.errors.push(`${f.kind} at ${f.atMs} ms: ${String(e)}`))
+        this.running.add(p)
+        void p.finally(() => this.running.delete(p))
+      }, Math.max(0, this.t0 + f.atMs - Date.now())))
+    }
+  }
+
+  get active(): number {
+    return this.running.size
+  }
+
+  /** Waits for the faults in progress; cancels those not started yet. */
+  async settle(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t)
+    while (this.running.size > 0) await Promise.allSettled([...this.running])
+  }
+
+  private async run(f: Fault): Promise<void> {
+    const start = Date.now()
+    const span = (label: string) => {
+      this.spans.push({ label, startMs: start - this.t0, endMs: Date.now() - this.t0 })
+      this.log(`fault ${label}: ${((Date.now() - start) / 1000).toFixed(1)} s`)
+    }
+    switch (f.kind) {
+      case 'broker-restart':
+        this.log('fault broker-restart: stopping the broker')
+        await this.infra.kafka('stop')
+        await this.infra.kafka('start')
+        return span('broker-restart')
+      case 'clickhouse-stop':
+        this.log(`fault clickhouse-stop: ${f.holdMs / 1000} s`)
+        await this.infra.clickhouse('stop')
+        await sleep(f.holdMs)
+        await this.infra.clickhouse('start')
+        return span(`clickhouse-stop ${f.holdMs / 1000} s`)
+      case 'instance-kill':
+      case 'instance-term': {
+        const slot = f.instance % this.fleet.slots
+        await this.onSlot(slot, async () => {
+          const victim = this.fleet.current(slot)
+          this.log(`fault ${f.kind}: ${victim.label}`)
+          if (f.kind === 'instance-kill') await victim.kill()
+          else {
+            const exit = await victim.term()
+            if (exit.code !== 0) this.errors.push(`${victim.label} exited ${exit.code ?? exit.signal} on SIGTERM`)
+          }
+          this.fleet.replace(slot, await startUntilConsuming((a) => this.fleet.make(slot, a), 600_000))
+        })
+        return span(`${f.kind} i${slot}`)
+      }
+      case 'instance-add': {
+        const extra = ++this.extras
+        this.log(`fault instance-add: x${extra} for ${f.holdMs / 1000} s`)
+        const added = await startUntilConsuming((a) => this.fleet.make({ extra }, a), 600_000)
+        await sleep(f.holdMs)
+        const exit = await added.term()
+        if (exit.code !== 0) this.errors.push(`${added.label} exited ${exit.code ?? exit.signal} on SIGTERM`)
+        return span(`instance-add x${extra}`)
+      }
+    }
+  }
+
+  private async onSlot(slot: number, work: () => Promise<void>): Promise<void> {
+    const before = this.slotLocks.get(slot) ?? Promise.resolve()
+    const mine = before.then(work, work)
+    this.slotLocks.set(slot, mine.catch(() => undefined))
+    await mine
+  }
+}

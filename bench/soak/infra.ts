@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+// The soak's OWN ClickHouse server and Kafka broker: other ports, their own state directory. The
+// soak restarts the broker and stops ClickHouse, so it never touches the shared servers
+// (18123/19000, 19092/19093) that everyone's tests use.
+
+const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+const run = promisify(execFile)
+const SHARED_PORTS = new Set([18123, 19000, 19092, 19093])
+
+export interface SoakPorts {
+  readonly clickhouseHttp: number
+  readonly clickhouseTcp: number
+  readonly kafka: number
+  readonly kafkaController: number
+}
+
+export class SoakInfra {
+  constructor(
+    readonly stateDir: string,
+    readonly ports: SoakPorts,
+  ) {
+    for (const p of Object.values(ports)) if (SHARED_PORTS.has(p)) throw new Error(`the soak must not use the shared servers' port ${p}`)
+    mkdirSync(stateDir, { recursive: true })
+  }
+
+  get clickhouseUrl(): string {
+    return `http://127.0.0.1:${this.ports.clickhouseHttp}`
+  }
+
+  get kafkaBrokers(): string {
+    return `127.0.0.1:${this.ports.kafka}`
+  }
+
+  /** What `npm start`, `npm run migrate` and `npm run topics` need to find these servers. */
+  get serviceEnv(): Record<string, string> {
+    return { DEV_STATS_KAFKA_BROKERS: this.kafkaBrokers, DEV_STATS_CLICKHOUSE_URL: this.clickhouseUrl, DEV_STATS_STORE: 'clickhouse' }
+  }
+
+  clickhouse(command: 'start' | 'stop'): Promise<void> {
+    return this.script('clickhouse-server.sh', command, {
+      CLICKHOUSE_HTTP_PORT: String(this.ports.clickhouseHttp),
+      CLICKHOUSE_TCP_PORT: String(this.ports.clickhouseTcp),
+      CLICKHOUSE_STATE_DIR: join(this.stateDir, 'clickhouse'),
+    })
+  }
+
+  kafka(command: 'start' | 'stop'): Promise<void> {
+    return this.script('kafka-broker.sh', command, {
+      KAFKA_PORT: String(this.ports.kafka),
+      KAFKA_CONTROLLER_PORT: String(this.ports.kafkaController),
+      DEV_STATS_INFRA_DIR: this.stateDir,
+    })
+  }
+
+  /** `npm run <script>` against these servers, as a user would run it. */
+  async npm(script: 'migrate' | 'topics'): Promise<string> {
+    const r = await run('npm', ['run', '--silent', script], { cwd: repo, env: { ...process.env, ...this.serviceEnv }, timeout: 180_000 })
+    return `${r.stdout}${r.stderr}`
+  }
+
+  /** Stops both (each only if it runs from this state dir) and removes the state. */
+  async dispose(keepState: boolean): Promise<void> {
+    await Promise.allSettled([this.kafka('stop'), this.clickhouse('stop')])
+    if (!keepState) rmSync(this.stateDir, { recursive: true, force: true })
+  }
+
+  private async script(name: string, command: string, env: Record<string, string>): Promise<void> {
+    try {
+      await run('bash', [join(repo, 'scripts', name), command], { cwd: repo, env: { ...process.env, ...env }, timeout: 180_000 })
+    } catch (e) {
+      const x = e as { stdout?: string; stderr?: string; message: string }
+      throw new Error(`scripts/${name} ${command} failed: ${x.message}\n${x.stdout ?? ''}${x.stderr ?? ''}`)
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// `npm run soak`: an hour (by default) of mixed traffic on all 16 topics through broker
+// restarts, ClickHouse outages, SIGKILLs and rebalances, on the soak's OWN servers; then the exact
+// end check, liveness and memory verdicts and DIR/index.html. Exit 0 only if everything passed.
+import { execSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
+import { freePort } from '../../test/support/http.js'
+import { EndCheck } from './end-check.js'
+import { FaultRunner, type Fleet } from './faults.js'
+import { SoakInfra } from './infra.js'
+import { Instance, logFileOf, startUntilConsuming } from './instance.js'
+import { clientOf, parseSoakOptions } from './options.js'
+import { SoakProducer } from './producer.js'
+import { renderReport } from './report.js'
+import { Sampler } from './sampler.js'
+import { faultSchedule } from './schedule.js'
+import { DEFAULT_TRAFFIC, SHARES, TrafficModel } from './traffic.js'
+import { memoryVerdict, recoveries } from './verdicts.js'
+
+/**
+ * Parking for the soak's time scale: 8 attempts, 2 s doubling to 30 s (about 2 minutes in all)
+ * instead of the 5 s → 300 s default (about 15 minutes), so a never-arriving dimension is
+ * dead-lettered within a run; late dimensions come 1–5 s after their record.
+ */
+const PARKING = { DEV_STATS_PARKING_MAX_ATTEMPTS: '8', DEV_STATS_PARKING_BACKOFF_INITIAL_MS: '2000', DEV_STATS_PARKING_BACKOFF_MAX_MS: '30000' }
+const RECOVERY_LIMIT_MS = 120_000
+const CAUGHT_UP_SECONDS = 15
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+const log = (line: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}`)
+
+const options = parseSoakOptions(process.argv.slice(2), Date.now() % 2_147_483_647)
+const reportDir = resolve(options.reportDir)
+const logDir = join(reportDir, 'logs')
+mkdirSync(logDir, { recursive: true })
+const command = `npm run soak -- --minutes ${options.minutes} --rate ${options.rate} --instances ${options.instances} --broker ${options.broker} --seed ${options.seed} --report ${options.reportDir}`
+log(command)
+
+const infra = new SoakInfra(mkdtempSync(join(tmpdir(), 'dev-stats-soak-')), {
+  clickhouseHttp: await freePort(), clickhouseTcp: await freePort(), kafka: await freePort(), kafkaController: await freePort(),
+})
+const all: Instance[] = []
+let producer: SoakProducer | undefined
+let sampler: Sampler | undefined
+let faults: FaultRunner | undefined
+let pass = false
+const startedAt = new Date().toISOString()
+const loads: number[] = []
+
+try {
+  log(`own servers: ClickHouse ${infra.clickhouseUrl}, Kafka ${infra.kafkaBrokers}, state ${infra.stateDir}`)
+  await Promise.all([infra.clickhouse('start'), infra.kafka('start')])
+  log((await infra.npm('topics')).trim().split('\n').at(-1) ?? '')
+  log((await infra.npm('migrate')).trim().split('\n').at(-1) ?? '')
+  execSync('npm run --silent prestart', { stdio: 'inherit' }) // the bundle, once, before instances race to it
+
+  const ports = new Map<string, number>()
+  const incarnations = new Map<string, number>()
+  const make = (slot: number | { extra: number }): Instance => {
+    const name = typeof slot === 'number' ? `i${slot}` : `x${slot.extra}`
+    const client = clientOf(options.broker, typeof slot === 'number' ? slot : slot.extra)
+    const n = (incarnations.get(name) ?? 0) + 1
+    incarnations.set(name, n)
+    const port = ports.get(name) ?? 0
+    const instance = new Instance(`${name} ${client} #${n}`, name, port, {
+      ...infra.serviceEnv,
+      ...PARKING,
+      DEV_STATS_BROKER: client,
+      DEV_STATS_FUNNEL_ENABLED: 'true',
+      DEV_STATS_KAFKA_CLIENT_ID: `dev-stats-soak-${name}`,
+    }, logFileOf(logDir, `${name}-${client}-${n}`))
+    all.push(instance)
+    return instance
+  }
+  for (let i = 0; i < options.instances; i++) ports.set(`i${i}`, await freePort())
+  const base: Instance[] = []
+  const fleet: Fleet = {
+    slots: options.instances,
+    current: (slot) => base[slot] as Instance,
+    replace: (slot, next) => void (base[slot] = next),
+    make: (slot) => make(slot),
+  }
+  for (let i = 0; i < options.instances; i++) base.push(await startUntilConsuming(() => make(i), 180_000))
+  log(`${options.instances} instances consuming (${base.map((b) => b.label).join(', ')})`)
+
+  const model = new TrafficModel({ seed: options.seed, ...DEFAULT_TRAFFIC })
+  const ledgerFile = join(reportDir, 'ledger.ndjson')
+  producer = new SoakProducer(infra.kafkaBrokers, ledgerFile, model, options.rate)
+  const totalShare = Object.values(SHARES).reduce((a, b) => a + b, 0)
+  const targets = CONSUMERS.map((c) => ({ groupId: c.groupId, source: c.topic, retry: `${c.groupId}.retry`, rate: (options.rate * (SHARES[c.key] ?? 0)) / totalShare }))
+  const p = producer
+  const t0 = Date.now()
+  sampler = new Sampler(t0, infra.kafkaBrokers, targets, () => all.filter((i) => i.alive), () => p.acked)
+  faults = new FaultRunner(t0, infra, fleet, log)
+  const schedule = faultSchedule({ seed: options.seed, minutes: options.minutes, instances: options.instances })
+  // Extra instances' HTTP ports, reserved now (the schedule says how many).
+  let extras = 0
+  for (const f of schedule) if (f.kind === 'instance-add') ports.set(`x${++extras}`, await freePort())
+  log(`faults: ${schedule.map((f) => `${f.kind}@${Math.round(f.atMs / 1000)}s`).join(', ')}`)
+  await producer.start(200)
+  sampler.start()
+  faults.schedule(schedule)
+  const loadTimer = setInterval(() => loads.push(loadavg()[0] as number), 30_000)
+
+  const runMs = options.minutes * 60_000
+  while (Date.now() - t0 < runMs) {
+    await sleep(Math.min(30_000, runMs - (Date.now() - t0)))
+    const s = sampler.series
+    log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}`)
+  }
+  producer.stopGenerating()
+  log(`traffic stopped after ${options.minutes} min: ${model.produced} records made; waiting for the faults in progress and the drain`)
+  await faults.settle()
+  await producer.flushed(300_000)
+  const drainStart = Date.now()
+  let zeroes = 0
+  while (zeroes < 2) {
+    if (Date.now() - drainStart > 600_000) throw new Error(`the lag did not drain to 0 within 10 minutes (last ${sampler.latestLag})`)
+    await sleep(5000)
+    await sampler.sampleNow()
+    zeroes = sampler.latestLag === 0 && sampler.latestParked === 0 ? zeroes + 1 : 0
+    if ((Date.now() - drainStart) % 30_000 < 5000) log(`draining: lag ${sampler.latestLag}, parked in memory ${sampler.latestParked}`)
+  }
+  const endMs = Date.now() - t0
+  clearInterval(loadTimer)
+  log(`drained in ${Math.round((Date.now() - drainStart) / 1000)} s; end check`)
+  await sampler.stop()
+  await producer.close()
+
+  const checks = await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).run(ledgerFile)
+  const series = sampler.series
+  const lagSamples = series.t.map((t, i) => ({ t: t * 1000, lag: series.behind[i] ?? null }))
+  const recs = recoveries(faults.spans, lagSamples, CAUGHT_UP_SECONDS, RECOVERY_LIMIT_MS)
+  const memory = Array.from({ length: options.instances }, (_, slot) => {
+    const name = `i${slot}`
+    const since = (base[slot] as Instance).startedAt - t0
+    const column = series.rss[name] ?? []
+    const samples = series.t.flatMap((t, i) => (t * 1000 >= since && column[i] != null ? [{ t: t * 1000, mb: column[i] as number }] : []))
+    return memoryVerdict(`${name} (${(base[slot] as Instance).label})`, samples, 0, endMs, { warmupMs: 60_000, minWindowMs: runMs / 4, maxGrowth: 0.05 })
+  })
+  const notes = [
+    ...faults.errors.map((e) => `fault error: ${e}`),
+    `producer send failures (retried): ${producer.sendFailures}`,
+    `machine load average (1 min) during the run: ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : 'n/a'} on ${(await import('node:os')).cpus().length} cores`,
+    pass ? 'the ledger (every produced record with its expected outcome) was deleted after the check passed; a failing run keeps DIR/ledger.ndjson' : 'the ledger of every produced record with its expected outcome: DIR/ledger.ndjson',
+    'poison reasons produced: every reason of docs/ingest-rules.md except store-rejected, which needs a table that differs from the migrations',
+    `liveness: a fault episode has recovered when every group's source-topic lag is at most ${CAUGHT_UP_SECONDS} s of its own traffic; at the end the lag of every source and retry topic reached 0`,
+  ]
+  pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0
+  const data = {
+    title: `dev-stats soak: ${options.minutes} min, ${options.rate} records/s, ${options.instances} instances, ${options.broker}`,
+    command,
+    startedAt,
+    settings: {
+      minutes: options.minutes, 'records/s': options.rate, instances: options.instances, broker: options.broker, seed: options.seed,
+      'faults scheduled': schedule.length, 'records made': model.produced, parking: '8 attempts, 2 s → 30 s',
+    },
+    series,
+    faults: faults.spans,
+    checks,
+    recoveries: recs,
+    memory,
+    notes,
+    pass,
+  }
+  writeFileSync(join(reportDir, 'series.json'), JSON.stringify(data, null, 1))
+  writeFileSync(join(reportDir, 'index.html'), renderReport(data))
+  for (const c of checks) log(`${c.pass ? 'pass' : 'FAIL'} ${c.check}: expected ${c.expected}, found ${c.found}, missing ${c.missing}, extra ${c.extra}, wrong ${c.wrong}; ${c.note} ${c.samples.join('; ')}`)
+  for (const r of recs) log(`${r.pass ? 'pass' : 'FAIL'} recovery of ${r.faults.join(', ')}: ${r.recoveredMs === null ? 'never' : `${((r.recoveredMs - r.endMs) / 1000).toFixed(0)} s`}`)
+  for (const m of memory) log(`${m.pass ? 'pass' : 'FAIL'} memory ${m.instance}: ${m.startMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB (${(m.growth * 100).toFixed(1)} %)${m.judged ? '' : ' not judged'}`)
+  for (const e of faults.errors) log(`FAIL ${e}`)
+  if (pass) rmSync(ledgerFile) // an hour's ledger is gigabytes; a failing run keeps it to look into
+  log(`${pass ? 'PASS' : 'FAIL'}; report ${join(reportDir, 'index.html')}`)
+} catch (e) {
+  log(`FAIL: ${(e as Error).stack ?? String(e)}`)
+} finally {
+  await faults?.settle().catch(() => undefined)
+  await sampler?.stop().catch(() => undefined)
+  await producer?.close().catch(() => undefined)
+  await Promise.allSettled(all.filter((i) => i.alive).map((i) => i.term(30_000)))
+  await infra.dispose(false)
+  log('own servers stopped')
+}
+process.exit(pass ? 0 : 1)

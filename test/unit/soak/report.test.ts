@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { chart, renderReport, type ReportData } from '../../../bench/soak/report.js'
+
+const data = (pass: boolean): ReportData => ({
+  title: 'dev-stats soak: 3 min',
+  command: 'npm run soak -- --minutes 3 --seed 1 --report r',
+  startedAt: '2026-12-01T06:00:00Z',
+  settings: { minutes: 3, seed: 1 },
+  series: {
+    t: [0, 5, 10, 15], produced: [0, 2000, 2000, 0], stored: [0, 1900, 2100, 50], lag: [0, 300, null, 0], behind: [0, 1, null, 0],
+    arrivalP99: [null, 0.9, 1.2, null], dlq: [0, 1, 2, 0], parked: [0, 3, 4, 0], rss: { i0: [120, 130, 131, 131], i1: [null, 110, 112, 112] },
+  },
+  faults: [{ label: 'broker-restart', startMs: 4000, endMs: 9000 }, { label: 'clickhouse-stop 20 s', startMs: 6000, endMs: 12_000 }],
+  checks: [{ check: 'session_facts: every fact once by FactId', expected: 10, found: 9, missing: 1, extra: 0, wrong: 0, note: '<dup>', samples: ['missing a/b'], pass }],
+  recoveries: [{ faults: ['broker-restart', 'clickhouse-stop 20 s'], endMs: 12_000, recoveredMs: 15_000, pass: true }],
+  memory: [{ instance: 'i0', fromMs: 5000, toMs: 15_000, startMb: 130, endMb: 131, growth: 0.0077, judged: true, pass: true }],
+  notes: ['load 1.0'],
+  pass,
+})
+
+describe('soak report', () => {
+  it('is one self-contained page: inline SVG charts, no script, nothing fetched', () => {
+    const html = renderReport(data(true))
+    expect(html).toMatch(/^<!doctype html>/)
+    expect(html.match(/<svg /g)).toHaveLength(6)
+    expect(html).not.toMatch(/<script|<link|src=|href=|url\(/i)
+    expect(html).toContain('PASS')
+    expect(html).toContain('--seed 1')
+  })
+
+  it('draws faults as spans, series as paths broken where a sample is missing, and escapes text', () => {
+    const svg = chart('lag', 'records', [0, 5, 10, 15], [{ name: 'lag', values: [0, 300, null, 0] }], [{ label: 'broker-restart', startMs: 4000, endMs: 9000 }])
+    expect(svg.match(/class="fault"/g)).toHaveLength(1)
+    const d = /class="series" d="([^"]+)"/.exec(svg)?.[1] ?? ''
+    expect(d.match(/M/g)).toHaveLength(2) // the gap at the missing sample starts a new stroke
+    const html = renderReport(data(false))
+    expect(html).toContain('&lt;dup&gt;')
+    expect(html).toContain('FAIL')
+    expect(html).toContain('missing a/b')
+  })
+})
