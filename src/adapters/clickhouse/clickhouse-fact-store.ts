@@ -1,7 +1,9 @@
 import type { FactStore } from '../../application/ports/fact-store.port.js'
+import type { DbCall, StoreTrace } from '../../application/ports/tracer.port.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
+import { DB_SYSTEM_NAME_VALUE_CLICKHOUSE } from '../observability/semconv.js'
 import { jsonEachRowBodies } from './json-each-row.js'
 import { progressRow } from './clickhouse-stage-progress.js'
 import { stageProgressOf } from '../../domain/stage-progress.js'
@@ -9,14 +11,39 @@ import { stageProgressOf } from '../../domain/stage-progress.js'
 /**
  * Append-only: one JSONEachRow insert per target table, never an update or delete. A failure
  * throws a StoreError; a retried batch re-inserts rows that already landed, which collapse on
- * read (argMax by IngestionTime per FactId/SessionId, uniq per business key).
+ * read (argMax by IngestionTime per FactId/SessionId, uniq per business key). With a trace, each
+ * insert is a database span (table, row count; never a value).
  */
 export class ClickHouseFactStore implements FactStore {
   constructor(private readonly session: ClickHouseSession) {}
 
-  async append(rows: readonly FactRow[], ingestionTime: Instant): Promise<void> {
-    for (const [table, body] of jsonEachRowBodies(rows, ingestionTime)) await this.session.insertJsonEachRow(table, body)
+  async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
+    for (const [table, body] of jsonEachRowBodies(rows, ingestionTime)) {
+      const insert = () => this.session.insertJsonEachRow(table, body)
+      await (trace ? trace.call(this.insertCall(table, lineCount(body)), insert) : insert())
+    }
     // After the funnel rows: progress never claims rows that are not stored yet.
-    await this.session.insert('funnel_progress', stageProgressOf(rows, ingestionTime).map(progressRow))
+    const progress = stageProgressOf(rows, ingestionTime).map(progressRow)
+    const insert = () => this.session.insert('funnel_progress', progress)
+    await (trace && progress.length > 0 ? trace.call(this.insertCall('funnel_progress', progress.length), insert) : insert())
   }
+
+  private insertCall(table: string, rows: number): DbCall {
+    const { server } = this.session.options
+    return {
+      system: DB_SYSTEM_NAME_VALUE_CLICKHOUSE,
+      operation: 'INSERT',
+      namespace: this.session.database,
+      collection: table,
+      rows,
+      queryText: this.session.insertStatement(table),
+      ...(server ? { serverAddress: server.address, serverPort: server.port } : {}),
+    }
+  }
+}
+
+const lineCount = (body: string): number => {
+  let n = 0
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) n++
+  return n
 }

@@ -32,6 +32,8 @@ export interface SessionOptions {
   readonly cluster?: string
   /** Runs once after the first successful connect (e.g. migrations of an embedded store). */
   readonly onOpen?: (session: ClickHouseSession) => Promise<void>
+  /** The server's host and port (spans name them); absent for an embedded store. */
+  readonly server?: { readonly address: string; readonly port: number }
 }
 
 /**
@@ -84,6 +86,11 @@ export class ClickHouseSession {
     await guard(() => client.command({ query: statement }))
   }
 
+  /** The statement of an insert into `table`; its rows travel as the request body. */
+  insertStatement(table: string): string {
+    return `INSERT INTO ${this.database}.${table} FORMAT JSONEachRow`
+  }
+
   /** Appends rows with JSONEachRow (the only insert format 18.16 and chdb both accept here). */
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     let body = ''
@@ -100,7 +107,7 @@ export class ClickHouseSession {
     const { client } = await this.open()
     await guard(async () => {
       const { stream } = await client.exec({
-        query: `INSERT INTO ${this.database}.${table} FORMAT JSONEachRow`,
+        query: this.insertStatement(table),
         values: Readable.from([body]),
         ...(this.options.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}),
       })

@@ -31,5 +31,10 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         log: { level: ClickHouseLogLevel.OFF },
       })
     },
-    { ...options, database: settings.database, ...(settings.cluster ? { cluster: settings.cluster } : {}) },
+    { ...options, database: settings.database, server: serverOf(settings.url), ...(settings.cluster ? { cluster: settings.cluster } : {}) },
   )
+
+const serverOf = (url: string): { address: string; port: number } => {
+  const u = new URL(url)
+  return { address: u.hostname, port: u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80 }
+}

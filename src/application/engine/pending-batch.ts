@@ -1,3 +1,4 @@
+import type { EventContext } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import type { BrokerRecord, OutboundRecord } from '../ports/broker.port.js'
 
@@ -12,7 +13,11 @@ export class PendingBatch {
   readonly entries: BatchEntry[] = []
   readonly outbound: OutboundRecord[] = []
   readonly settled: BrokerRecord[] = []
-  readonly traceparents: string[] = []
+  /** Records that carried a trace context, and their contexts (same index): kept only while tracing. */
+  readonly linked: BrokerRecord[] = []
+  readonly contexts: EventContext[] = []
+  /** Decided when the first slice is routed (Tracer.enabled), so that no record is asked about it. */
+  tracing: boolean | undefined
   private readonly messageIds = new Set<string>()
   /** When the first record was taken: the flush interval runs from here, not from the last flush. */
   openedAt: number | undefined
@@ -32,6 +37,12 @@ export class PendingBatch {
 
   sighted(messageId: string): void {
     this.messageIds.add(messageId)
+  }
+
+  /** A record whose producer's trace the batch span links to. */
+  link(r: BrokerRecord, context: EventContext): void {
+    this.linked.push(r)
+    this.contexts.push(context)
   }
 
   settle(r: BrokerRecord, rows: readonly FactRow[] = [], outbound?: OutboundRecord): void {

@@ -31,33 +31,30 @@ export class RecordRouter {
 
   async route(records: readonly BrokerRecord[], batch: PendingBatch, now: Instant): Promise<void> {
     const { handler, topics, tracer } = this.deps
+    const tracing = (batch.tracing ??= tracer.enabled)
     const waiting: Waiting[] = []
-    const links: string[] = []
-    await tracer.span('consume', { consumer: handler.name, records: records.length }, async () => {
-      for (const r of records) {
-        if (r.topic === topics.retry && dueAtOf(r) > now) {
-          this.parking.hold(r, dueAtOf(r))
-          continue
-        }
-        const step = stepOf(r, handler, now, batch.seen)
-        if (step.kind === 'duplicate') {
-          this.telemetry.duplicate()
-          batch.settle(r)
-          continue
-        }
-        if (step.context) {
-          batch.sighted(step.context.messageId)
-          if (step.context.traceparent) links.push(step.context.traceparent)
-          this.telemetry.noted(step.context, step.kind === 'rows' || step.kind === 'enrich' ? step.warnings : NO_WARNINGS)
-        }
-        if (step.kind === 'poison') this.deadLetter(batch, r, step.poison, now)
-        else if (step.kind === 'skip') this.skip(batch, r, step.reason)
-        else if (step.kind === 'rows') batch.settle(r, step.rows)
-        else waiting.push({ record: r, attempt: step.attempt, request: step.request })
+    for (const r of records) {
+      if (r.topic === topics.retry && dueAtOf(r) > now) {
+        this.parking.hold(r, dueAtOf(r))
+        continue
       }
-      if (waiting.length > 0) await this.enrich(batch, waiting, now)
-    }, links)
-    batch.traceparents.push(...links)
+      const step = stepOf(r, handler, now, batch.seen)
+      if (step.kind === 'duplicate') {
+        this.telemetry.duplicate()
+        batch.settle(r)
+        continue
+      }
+      if (step.context) {
+        batch.sighted(step.context.messageId)
+        if (tracing && step.context.traceparent !== undefined) batch.link(r, step.context)
+        this.telemetry.noted(step.context, step.kind === 'rows' || step.kind === 'enrich' ? step.warnings : NO_WARNINGS)
+      }
+      if (step.kind === 'poison') this.deadLetter(batch, r, step.poison, now)
+      else if (step.kind === 'skip') this.skip(batch, r, step.reason)
+      else if (step.kind === 'rows') batch.settle(r, step.rows)
+      else waiting.push({ record: r, attempt: step.attempt, request: step.request })
+    }
+    if (waiting.length > 0) await this.enrich(batch, waiting, now)
   }
 
   /** A dead letter for `r`; `settled` when the record is already in the batch (store-rejected). */

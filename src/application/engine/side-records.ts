@@ -8,6 +8,7 @@ export const RETRY_DUE_AT = 'retry-due-at'
 export const RETRY_ORIGIN_TOPIC = 'retry-origin-topic'
 export const RETRY_ORIGIN_PARTITION = 'retry-origin-partition'
 export const RETRY_ORIGIN_OFFSET = 'retry-origin-offset'
+export const DLQ_REASON = 'dlq-reason'
 
 export interface Origin {
   readonly topic: string
@@ -51,7 +52,7 @@ export const deadLetterRecord = (
     value: r.value,
     headers: {
       ...originalHeaders(r),
-      'dlq-reason': p.reason,
+      [DLQ_REASON]: p.reason,
       'dlq-detail': p.detail,
       'dlq-source-topic': origin.topic,
       'dlq-source-partition': origin.partition,
