@@ -94,6 +94,8 @@ export interface RecordOptions {
   readonly headers?: Record<string, string>
   /** null: the producer sends no ce_contractversion header. */
   readonly contractVersion?: string | null
+  /** Structured mode: further CloudEvents attributes of the event (e.g. traceparent). */
+  readonly attributes?: Record<string, string>
 }
 
 /** Binary content mode: attributes in ce_* headers, the payload as the value. */
@@ -120,6 +122,7 @@ export const structuredRecord = (topic: string, payload: unknown, o: RecordOptio
     type: 'event',
     source: 'test',
     ...(o.contractVersion === null ? {} : { contractversion: o.contractVersion ?? '1' }),
+    ...o.attributes,
     data: payload,
   }
   return {

@@ -5,6 +5,7 @@ import type { EventHandler } from '../../src/application/handlers/event-handler.
 import type { OutboundRecord } from '../../src/application/ports/broker.port.js'
 import type { DimensionReader } from '../../src/application/ports/dimension-reader.port.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
+import type { Tracer } from '../../src/application/ports/tracer.port.js'
 import { InMemoryBroker } from '../../src/adapters/memory/in-memory-broker.js'
 import type { InMemoryConsumer } from '../../src/adapters/memory/in-memory-consumer.js'
 import { InMemoryDimensionReader } from '../../src/adapters/memory/in-memory-dimension-reader.js'
@@ -41,6 +42,8 @@ export class Harness {
   readonly running = new Map<string, Running>()
   /** Store seen by engines; a test may wrap `store` to inject behaviour. */
   sink: FactStore = this.store
+  /** Tracer of the engines started next; OpenTelemetry's API, a no-op until an SDK is registered. */
+  tracer: Tracer = new OtelTracer()
   /** Dimension reader seen by engines; a test on another store points it there. */
   lookup: DimensionReader = this.dimensions
 
@@ -59,12 +62,12 @@ export class Harness {
         topics: defaultTopics(handler.topic, handler.groupId),
         consumer,
         producer: this.broker.producer(),
-        store: { append: (rows, at) => this.sink.append(rows, at) },
+        store: { append: (rows, at, trace) => this.sink.append(rows, at, trace) },
         dimensions: { latestPaths: (ids) => this.lookup.latestPaths(ids) },
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,
-        tracer: new OtelTracer(),
+        tracer: this.tracer,
         config: this.config,
       })
       this.running.set(handler.name, { engine, consumer })

@@ -64,7 +64,7 @@ export class KafkaHarness {
         topics: this.topicsOf(handler),
         consumer,
         producer: this.broker.producer(),
-        store: { append: (rows, at) => this.sink.append(rows, at) },
+        store: { append: (rows, at, trace) => this.sink.append(rows, at, trace) },
         dimensions: this.dimensions,
         clock: this.clock,
         logger: this.logger,
