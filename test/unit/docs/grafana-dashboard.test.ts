@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { Registry } from 'prom-client'
+import { describe, expect, it } from 'vitest'
+import { DIM_TABLE } from '../../../src/domain/dimension-upsert.js'
+import type { FactTable } from '../../../src/domain/fact-row.js'
+import { PromMetrics } from '../../../src/adapters/observability/prom-metrics.js'
+import { registerOpsGauges } from '../../../src/adapters/observability/prom-ops-gauges.js'
+import { DASHBOARD_FILE, dashboardExpressions, metricNamesIn } from '../../support/grafana-dashboard.js'
+
+// What the service's registry exports: the spec §9 metrics, one ingested family per table, the ops gauges.
+const TABLES: readonly FactTable[] = ['session_facts', 'property_object_view_facts', 'funnel_daily', 'dim_property_object', ...Object.values(DIM_TABLE)]
+
+const exported = async (): Promise<Set<string>> => {
+  const registry = new Registry()
+  const metrics = new PromMetrics(registry)
+  for (const table of TABLES) metrics.rowsIngested('c', table, 1)
+  registerOpsGauges(registry, { now: () => 0, consumers: () => [], lagOf: () => [] })
+  const names = new Set<string>()
+  for (const m of await registry.getMetricsAsJSON()) {
+    names.add(m.name)
+    if (String(m.type) === 'histogram') for (const s of ['_bucket', '_sum', '_count']) names.add(`${m.name}${s}`)
+  }
+  return names
+}
+
+describe('ops/grafana/dev-stats.json', () => {
+  const expressions = dashboardExpressions()
+
+  it('reads only metrics the service exports', async () => {
+    const names = await exported()
+    const used = [...new Set(expressions.flatMap((e) => metricNamesIn(e.expr)))]
+    expect(used.length).toBeGreaterThanOrEqual(15)
+    expect(used.filter((n) => !names.has(n))).toEqual([])
+  })
+
+  it('has a Prometheus datasource variable, a consumer variable, and every query filters by consumer', () => {
+    const d = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as { schemaVersion: number; templating: { list: { name: string; type: string; query: unknown }[] } }
+    expect(d.schemaVersion).toBeGreaterThanOrEqual(36)
+    expect(d.templating.list.map((v) => [v.name, v.type])).toEqual([['datasource', 'datasource'], ['consumer', 'query']])
+    expect(expressions.filter((e) => !e.expr.includes('consumer=~"$consumer"'))).toEqual([])
+  })
+})
