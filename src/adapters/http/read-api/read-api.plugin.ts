@@ -31,8 +31,11 @@ export interface ReadApiOptions {
   readonly realm?: string
 }
 
+/** RFC 6750 §3: error_description is printable ASCII without `"` and `\` (a claim name may hold them). */
+const quotable = (text: string): string => text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')
+
 const challenge = (realm: string, r: TokenRejection): string =>
-  r.code === 'token-missing' ? `Bearer realm="${realm}"` : `Bearer realm="${realm}", error="invalid_token", error_description="${r.detail}"`
+  r.code === 'token-missing' ? `Bearer realm="${quotable(realm)}"` : `Bearer realm="${quotable(realm)}", error="invalid_token", error_description="${quotable(r.detail)}"`
 
 const invalidParameters = (reply: FastifyReply, errors: readonly ParameterError[]) =>
   sendProblem(reply, problem('invalid-parameters', errors.map((e) => `${e.parameter} ${e.detail}`).join('; '), errors))
