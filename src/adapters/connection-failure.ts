@@ -1,3 +1,5 @@
+import { PortError } from '../application/ports/retriable.js'
+
 /**
  * Why a connection to Kafka or ClickHouse could not be set up, in terms a user can act on; the
  * composition root names the setting to check for each.
@@ -13,10 +15,9 @@ export type ConnectionFailure =
   | 'unreachable' // nothing listens there
   | 'timeout' // no answer in time
 
-export class ConnectionError extends Error {
-  readonly retriable = false
+export class ConnectionError extends PortError {
   constructor(readonly failure: ConnectionFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    super(message, false, options)
     this.name = 'ConnectionError'
   }
 }

@@ -33,7 +33,7 @@ export type ConsumerKey = string
 
 export { ConfigError }
 
-type Env = Readonly<Record<string, string | undefined>>
+export type Env = Readonly<Record<string, string | undefined>>
 
 const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
   const value = env[name] ?? fallback

@@ -4,7 +4,6 @@ import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
 import { IngestService } from '../application/ingest-service.js'
-import type { Broker } from '../application/ports/broker.port.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
 import { storeFreshness } from '../application/read/stage-freshness.js'
@@ -15,10 +14,12 @@ import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
-import { brokerFor, topicCatalogFor } from './broker.factory.js'
+import { InMemoryBroker } from '../adapters/memory/in-memory-broker.js'
+import { brokerAdaptersFor, provisioned, type BrokerAdapters } from './broker.factory.js'
 import { consumersOf } from './consumers.js'
 import { storeFor, type StoreAdapters } from './store.factory.js'
 import { loadConfig, type IngestConfig } from './config.js'
+import { withOverrides, type PortOverrides } from './port-overrides.js'
 import { TOKENS } from './tokens.js'
 
 const handlersOf = (config: IngestConfig): EventHandler[] =>
@@ -26,7 +27,7 @@ const handlersOf = (config: IngestConfig): EventHandler[] =>
 
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
   const config = ctx.get<IngestConfig>(TOKENS.Config)
-  const broker = ctx.get<Broker>(TOKENS.Broker)
+  const { broker } = ctx.get<BrokerAdapters>(TOKENS.BrokerAdapters)
   return new ConsumerEngine({
     handler,
     topics: defaultTopics(handler.topic, handler.groupId),
@@ -43,22 +44,29 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
 }
 
 /**
- * The composition root: the only place that knows inversify. Configuration (environment by
- * default) picks the adapters; a host may rebind any token (its own Logger, Clock…) before
- * resolving IngestService.
+ * The composition root: the only place that knows inversify. Configuration picks the adapters;
+ * `overrides` replace any port (a host's own adapters); tests may also rebind a token before
+ * resolving IngestService. Hosts use `createDevStatsIngest`, which builds one of these.
  */
-export const createContainer = (config: IngestConfig = loadConfig()): Container => {
+export const createContainer = (config: IngestConfig = loadConfig(), overrides: PortOverrides = {}): Container => {
   const c = new Container({ defaultScope: 'Singleton' })
   c.bind(TOKENS.Config).toConstantValue(config)
-  c.bind(TOKENS.Clock).toConstantValue(systemClock)
-  c.bind(TOKENS.Logger).toDynamicValue(() => PinoLogger.withLevel(config.logLevel))
-  c.bind(TOKENS.Metrics).toDynamicValue(() => new PromMetrics())
-  c.bind(TOKENS.Tracer).toDynamicValue(() => new OtelTracer())
-  c.bind(TOKENS.Broker).toDynamicValue((ctx) => brokerFor(config, ctx.get(TOKENS.Logger)))
-  c.bind(TOKENS.TopicCatalog).toDynamicValue((ctx) => topicCatalogFor(config, ctx.get(TOKENS.Broker)))
+  c.bind(TOKENS.Clock).toConstantValue(overrides.clock ?? systemClock)
+  c.bind(TOKENS.Logger).toDynamicValue(() => overrides.logger ?? PinoLogger.withLevel(config.logLevel))
+  c.bind(TOKENS.Metrics).toDynamicValue(() => overrides.metrics ?? new PromMetrics())
+  c.bind(TOKENS.Tracer).toDynamicValue(() => overrides.tracer ?? new OtelTracer())
+  c.bind(TOKENS.BrokerAdapters).toDynamicValue((ctx) => {
+    const { broker } = overrides
+    if (broker instanceof InMemoryBroker) provisioned(broker, config)
+    return broker ? withOverrides.broker({ ...overrides, broker }) : brokerAdaptersFor(config, ctx.get(TOKENS.Logger))
+  })
+  c.bind(TOKENS.Broker).toDynamicValue((ctx) => ctx.get<BrokerAdapters>(TOKENS.BrokerAdapters).broker)
+  c.bind(TOKENS.TopicCatalog).toDynamicValue((ctx) => ctx.get<BrokerAdapters>(TOKENS.BrokerAdapters).catalog)
   c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
   let store: StoreAdapters | undefined
-  const storeOf = (ctx: ResolutionContext): StoreAdapters => (store ??= storeFor(config, () => ctx.get(TOKENS.InMemoryTables)))
+  const storeOf = (ctx: ResolutionContext): StoreAdapters =>
+    (store ??= withOverrides.store(storeFor(config, () => ctx.get(TOKENS.InMemoryTables)), overrides))
+  c.bind(TOKENS.StoreAdapters).toDynamicValue(storeOf)
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
   c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)

@@ -1,6 +1,6 @@
 import type { Broker } from '../application/ports/broker.port.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
-import { brokerFor, requireBrokerClient } from './broker.factory.js'
+import { brokerAdaptersFor, requireBrokerClient } from './broker.factory.js'
 import type { IngestConfig } from './config.js'
 import { allConsumersOf } from './consumers.js'
 
@@ -15,8 +15,7 @@ export interface DlqTool {
 /** Throws ConfluentClientMissing (how to install it) when DEV_STATS_BROKER=confluent and the client is absent. */
 export const dlqToolFor = (config: IngestConfig): DlqTool => {
   requireBrokerClient(config)
-  const broker = brokerFor(config, PinoLogger.withLevel(config.logLevel))
+  const { broker, close } = brokerAdaptersFor(config, PinoLogger.withLevel(config.logLevel))
   const sourceTopics = [...new Set(allConsumersOf(config).map((c) => c.topics.source))]
-  const closeable = broker as Broker & { close?: () => Promise<void> }
-  return { broker, sourceTopics, close: async () => closeable.close?.() }
+  return { broker, sourceTopics, close }
 }

@@ -9,10 +9,16 @@ import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
+import { migrate } from '../adapters/clickhouse/clickhouse-migrator.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
-const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({ ...a, probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)) })
+const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
+  ...a,
+  probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)),
+  migrate: () => migrate(a.session),
+  close: () => a.session.close(),
+})
 
 export interface StoreAdapters {
   readonly factStore: FactStore
@@ -21,6 +27,10 @@ export interface StoreAdapters {
   readonly stageProgress: StageProgressReader
   /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
+  /** Applies the package's migrations/ that the store lacks; the versions applied (none for memory). */
+  readonly migrate: () => Promise<readonly string[]>
+  /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
+  readonly close: () => Promise<void>
 }
 
 /**
@@ -41,6 +51,8 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
         readModel: new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
+        migrate: async () => [],
+        close: async () => undefined,
       }
     }
   }

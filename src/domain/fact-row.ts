@@ -6,7 +6,7 @@ import type { ViewFactRow } from './view-fact.js'
 import type { UpperDimRow, UpperDimTable } from './dimension-upsert.js'
 
 /** One member per upper dimension table, so that each table narrows on its own name. */
-type UpperDimFact = { readonly [T in UpperDimTable]: { readonly table: T; readonly row: UpperDimRow } }[UpperDimTable]
+export type UpperDimFact = { readonly [T in UpperDimTable]: { readonly table: T; readonly row: UpperDimRow } }[UpperDimTable]
 
 /** A row bound for one ClickHouse table; the store adds IngestionTime when it inserts. */
 export type FactRow =

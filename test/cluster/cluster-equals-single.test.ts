@@ -7,7 +7,7 @@ import { serverSession } from '../../src/adapters/clickhouse/server-session.fact
 import type { FactRow } from '../../src/domain/fact-row.js'
 import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
 import type { Guid } from '../../src/domain/guid.js'
-import { at, dimFact, dimPath, funnelFact, id, sessionFact, viewFact } from '../contract/fact-rows.mother.js'
+import { at, dimFact, dimPath, funnelFact, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl, forceMerge, resetDatabase } from '../support/clickhouse.js'
 import { clusterSession } from '../support/clickhouse-cluster.js'
 

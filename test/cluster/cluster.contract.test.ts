@@ -1,8 +1,8 @@
 import { afterAll } from 'vitest'
-import { stageProgressContract } from '../contract/stage-progress.contract.js'
-import { dimensionReaderContract } from '../contract/dimension-reader.contract.js'
-import { factStoreContract } from '../contract/fact-store.contract.js'
-import { viewMergeContract } from '../contract/view-merge.contract.js'
+import { stageProgressContract } from '../../src/testing/contracts/stage-progress.contract.js'
+import { dimensionReaderContract } from '../../src/testing/contracts/dimension-reader.contract.js'
+import { factStoreContract } from '../../src/testing/contracts/fact-store.contract.js'
+import { viewMergeContract } from '../../src/testing/contracts/view-merge.contract.js'
 import { dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../support/clickhouse.js'
 import { clusterSession } from '../support/clickhouse-cluster.js'
 

@@ -9,10 +9,10 @@ import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
-import type { DimensionReaderFixture } from '../contract/dimension-reader.contract.js'
-import type { StageProgressFixture } from '../contract/stage-progress.contract.js'
+import type { DimensionReaderFixture } from '../../src/testing/contracts/dimension-reader.contract.js'
+import type { StageProgressFixture } from '../../src/testing/contracts/stage-progress.contract.js'
 import { ClickHouseStageProgressReader } from '../../src/adapters/clickhouse/clickhouse-stage-progress.js'
-import type { FactStoreFixture } from '../contract/fact-store.contract.js'
+import type { FactStoreFixture } from '../../src/testing/contracts/fact-store.contract.js'
 
 export const DATABASE = 'pin_dev_stats'
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
+import { EmbeddedStoreMissing } from './chdb-client.js'
 import { ClickHouseSession, type SessionOptions } from './clickhouse-session.js'
 
 export interface EmbeddedSettings {
@@ -17,7 +18,9 @@ export const embeddedSession = (settings: EmbeddedSettings, options: Omit<Sessio
   new ClickHouseSession(
     async () => {
       mkdirSync(settings.path, { recursive: true })
-      const { createChdbConnection } = await import('chdb/connection')
+      const { createChdbConnection } = await import('chdb/connection').catch((e: unknown) => {
+        throw new EmbeddedStoreMissing(e)
+      })
       // chdb types its connection against its own copy of @clickhouse/client-common; same shape.
       const connection = createChdbConnection({ path: settings.path }) as unknown as NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>
       return createClient({ connection, log: { level: ClickHouseLogLevel.OFF } })

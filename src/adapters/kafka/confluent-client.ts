@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { PortError } from '../../application/ports/retriable.js'
 import type * as Confluent from '@confluentinc/kafka-javascript'
 
 export type ConfluentModule = typeof Confluent
@@ -15,10 +16,9 @@ const INSTALL = [
 ].join('\n')
 
 /** The optional librdkafka client is absent or its native part did not build. */
-export class ConfluentClientMissing extends Error {
-  readonly retriable = false
+export class ConfluentClientMissing extends PortError {
   constructor(cause: unknown) {
-    super(`${INSTALL}\ncause: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, { cause })
+    super(`${INSTALL}\ncause: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, false, { cause })
     this.name = 'ConfluentClientMissing'
   }
 }

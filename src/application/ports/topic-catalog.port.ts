@@ -1,3 +1,5 @@
+import { PortError } from './retriable.js'
+
 /** What topics the broker hosts: checked before any consumer joins its group. */
 export interface TopicCatalog {
   /** Those of `topics` the broker does not host, in the given order. */
@@ -5,10 +7,9 @@ export interface TopicCatalog {
 }
 
 /** Topics a consumer reads or writes are not on the broker: nothing was started. */
-export class MissingTopicsError extends Error {
-  readonly retriable = false
+export class MissingTopicsError extends PortError {
   constructor(readonly topics: readonly string[]) {
-    super(`${topics.length} topic(s) missing on the broker: ${topics.join(', ')} (create them with \`npm run topics\`)`)
+    super(`${topics.length} topic(s) missing on the broker: ${topics.join(', ')} (create them with \`npm run topics\`)`, false)
     this.name = 'MissingTopicsError'
   }
 }

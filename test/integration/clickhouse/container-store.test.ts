@@ -7,7 +7,7 @@ import type { ReadModel } from '../../../src/application/ports/read-model.port.j
 import { loadConfig } from '../../../src/composition/config.js'
 import { createContainer } from '../../../src/composition/container.js'
 import { TOKENS } from '../../../src/composition/tokens.js'
-import { at, dimPath, id, sessionFact, viewFact } from '../../contract/fact-rows.mother.js'
+import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 
 // DEV_STATS_STORE=embedded end to end through the container: a fresh data directory is migrated
 // on first use, so appending and reading need no server and no separate migrate step.

@@ -8,7 +8,7 @@ import type { getConversionFunnel } from '../../../src/application/read/get-conv
 import { loadConfig } from '../../../src/composition/config.js'
 import { createContainer } from '../../../src/composition/container.js'
 import { TOKENS } from '../../../src/composition/tokens.js'
-import { at, dimPath, funnelFact, id } from '../../contract/fact-rows.mother.js'
+import { at, dimPath, funnelFact, id } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
 
 // Spec §8 from the store: the process that ingests (its container's FactStore, the object its

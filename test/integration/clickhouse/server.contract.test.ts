@@ -1,10 +1,10 @@
 import { afterAll } from 'vitest'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { stageProgressContract } from '../../contract/stage-progress.contract.js'
-import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
-import { factStoreContract } from '../../contract/fact-store.contract.js'
-import { dimensionNamesContract } from '../../contract/dimension-names.contract.js'
-import { viewMergeContract } from '../../contract/view-merge.contract.js'
+import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
+import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
+import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
+import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
+import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
 import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.

@@ -1,4 +1,4 @@
-import { brokerContract } from '../../contract/broker.contract.js'
+import { brokerContract } from '../../../src/testing/contracts/broker.contract.js'
 import { createTopic, kafkaBroker } from '../../support/kafka.js'
 
 brokerContract('librdkafka (@confluentinc/kafka-javascript) on a real broker', () => {

@@ -1,5 +1,5 @@
 import { AdminLagReader } from '../../../src/adapters/kafka/admin-lag-reader.js'
-import { consumerLagContract } from '../../contract/consumer-lag.contract.js'
+import { consumerLagContract } from '../../../src/testing/contracts/consumer-lag.contract.js'
 import { createTopic, KAFKA_ADAPTERS, kafkaBroker } from '../../support/kafka.js'
 
 for (const adapter of KAFKA_ADAPTERS) {

@@ -1,4 +1,4 @@
-import { groupAdminContract } from '../../contract/group-admin.contract.js'
+import { groupAdminContract } from '../../../src/testing/contracts/group-admin.contract.js'
 import { createTopic, KAFKA_ADAPTERS, kafkaBroker } from '../../support/kafka.js'
 
 for (const adapter of KAFKA_ADAPTERS) {

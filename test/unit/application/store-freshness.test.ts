@@ -6,7 +6,7 @@ import { storeFreshness } from '../../../src/application/read/stage-freshness.js
 import type { FunnelStage } from '../../../src/domain/funnel.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import { newestLags, stageProgressOf } from '../../../src/domain/stage-progress.js'
-import { at, dimPath, funnelFact, id, sessionFact } from '../../contract/fact-rows.mother.js'
+import { at, dimPath, funnelFact, id, sessionFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 

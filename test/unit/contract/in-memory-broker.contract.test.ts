@@ -1,6 +1,6 @@
 import { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
 import type { InMemoryConsumer } from '../../../src/adapters/memory/in-memory-consumer.js'
-import { brokerContract } from '../../contract/broker.contract.js'
+import { brokerContract } from '../../../src/testing/contracts/broker.contract.js'
 
 brokerContract('in-memory', () => {
   const broker = new InMemoryBroker(50)

@@ -1,5 +1,5 @@
 import { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
-import { groupAdminContract } from '../../contract/group-admin.contract.js'
+import { groupAdminContract } from '../../../src/testing/contracts/group-admin.contract.js'
 
 groupAdminContract('in-memory', () => {
   const broker = new InMemoryBroker(50)

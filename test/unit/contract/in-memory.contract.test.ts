@@ -2,11 +2,11 @@ import { InMemoryDimensionReader } from '../../../src/adapters/memory/in-memory-
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
-import { dimensionReaderContract } from '../../contract/dimension-reader.contract.js'
-import { factStoreContract } from '../../contract/fact-store.contract.js'
-import { dimensionNamesContract } from '../../contract/dimension-names.contract.js'
-import { viewMergeContract } from '../../contract/view-merge.contract.js'
-import { stageProgressContract } from '../../contract/stage-progress.contract.js'
+import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
+import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
+import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
+import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
+import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
 import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.

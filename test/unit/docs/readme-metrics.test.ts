@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/composition/config.js'
-import { createContainer } from '../../../src/composition/container.js'
-import { startOps } from '../../../src/composition/ops.js'
+import { serveOps } from '../../../src/composition/ops.js'
+import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
+import { createDevStatsIngest } from '../../../src/index.js'
 import { freePort } from '../../support/http.js'
 
 const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8')
@@ -11,7 +12,8 @@ const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.m
 describe('README: the HTTP endpoints section', () => {
   it('names every metric /metrics exports', async () => {
     const port = await freePort()
-    const ops = await startOps(createContainer(loadConfig({ DEV_STATS_HTTP_PORT: String(port), DEV_STATS_HTTP_HOST: '127.0.0.1', DEV_STATS_LOG_LEVEL: 'silent' })))
+    const config = loadConfig({ DEV_STATS_HTTP_PORT: String(port), DEV_STATS_HTTP_HOST: '127.0.0.1', DEV_STATS_LOG_LEVEL: 'silent' })
+    const ops = await serveOps(createDevStatsIngest({ config }), config.http, silentLogger)
     try {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
       const exported = [...text.matchAll(/^# TYPE (dev_stats_\S+)/gm)].map((m) => m[1] as string)

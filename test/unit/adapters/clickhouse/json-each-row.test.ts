@@ -5,7 +5,7 @@ import { dateTimeText, isoDateTimeText } from '../../../../src/adapters/clickhou
 import { jsonEachRowBodies } from '../../../../src/adapters/clickhouse/json-each-row.js'
 import type { FactRow } from '../../../../src/domain/fact-row.js'
 import type { Guid } from '../../../../src/domain/guid.js'
-import { at, dimFact, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../contract/fact-rows.mother.js'
+import { at, dimFact, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../../src/testing/contracts/fact-rows.mother.js'
 
 // The insert body must be byte for byte what the client made of toTableRow's objects before.
 const objectPath = (rows: readonly FactRow[], ingestionTime: number): Map<string, string> => {

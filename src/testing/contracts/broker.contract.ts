@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import type {
   Broker, BrokerConsumer, BrokerRecord, OffsetCommit, OutboundRecord, TopicPartition,
-} from '../../src/application/ports/broker.port.js'
+} from '../../application/ports/broker.port.js'
 
 /** What the contract needs from one Broker implementation. */
 export interface BrokerUnderTest {

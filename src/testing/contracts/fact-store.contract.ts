@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { FactStore } from '../../src/application/ports/fact-store.port.js'
-import type { ReadModel, StageCounts } from '../../src/application/ports/read-model.port.js'
-import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
+import type { FactStore } from '../../application/ports/fact-store.port.js'
+import type { ReadModel, StageCounts } from '../../application/ports/read-model.port.js'
+import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import { at, dimPath, funnelFact, id, sessionFact, viewFact } from './fact-rows.mother.js'
 
 /** A FactStore and the ReadModel over the same (fresh, empty) data. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UPPER_LEVELS } from '../../src/domain/dimension-upsert.js'
+import { UPPER_LEVELS } from '../../domain/dimension-upsert.js'
 import type { FactStoreFixture } from './fact-store.contract.js'
 import { at, id, upperDimFact } from './fact-rows.mother.js'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { BrokerConsumer, OutboundRecord } from '../../src/application/ports/broker.port.js'
+import type { BrokerConsumer, OutboundRecord } from '../../application/ports/broker.port.js'
 import { eventually, type BrokerUnderTest } from './broker.contract.js'
 
 const unique = (what: string) => `contract-${what}-${randomUUID().slice(0, 8)}`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { DimensionPath } from '../../src/domain/dimension-path.js'
-import type { Guid } from '../../src/domain/guid.js'
+import type { DimensionPath } from '../../domain/dimension-path.js'
+import type { Guid } from '../../domain/guid.js'
 import type { FactStoreFixture } from './fact-store.contract.js'
 import { at, dimPath, id, sessionFact, viewFact } from './fact-rows.mother.js'
 

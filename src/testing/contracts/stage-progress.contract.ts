@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { FactStore } from '../../src/application/ports/fact-store.port.js'
-import type { StageProgressReader } from '../../src/application/ports/stage-progress.port.js'
+import type { FactStore } from '../../application/ports/fact-store.port.js'
+import type { StageProgressReader } from '../../application/ports/stage-progress.port.js'
 import { at, dimPath, funnelFact, id, sessionFact } from './fact-rows.mother.js'
 
 /** A FactStore and the StageProgressReader over the same (fresh, empty) data. */

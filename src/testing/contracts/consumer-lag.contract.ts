@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Broker, BrokerConsumer, OutboundRecord } from '../../src/application/ports/broker.port.js'
-import type { ConsumerLagReader, PartitionLag } from '../../src/application/ports/consumer-lag.port.js'
+import type { Broker, BrokerConsumer, OutboundRecord } from '../../application/ports/broker.port.js'
+import type { ConsumerLagReader, PartitionLag } from '../../application/ports/consumer-lag.port.js'
 import { eventually } from './broker.contract.js'
 
 /** What the contract needs: a broker to produce and commit through, and its lag reader. */

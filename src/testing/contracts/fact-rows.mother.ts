@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { LEVEL_ID_FIELD, parentLevels, type DimensionPath } from '../../src/domain/dimension-path.js'
-import { DIM_TABLE, type UpperLevel } from '../../src/domain/dimension-upsert.js'
-import type { FactRow } from '../../src/domain/fact-row.js'
-import { funnelRow, type FunnelStage } from '../../src/domain/funnel.js'
-import type { Guid } from '../../src/domain/guid.js'
-import type { Instant } from '../../src/domain/instant.js'
+import { LEVEL_ID_FIELD, parentLevels, type DimensionPath } from '../../domain/dimension-path.js'
+import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
+import type { FactRow } from '../../domain/fact-row.js'
+import { funnelRow, type FunnelStage } from '../../domain/funnel.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
 
 /** Test-data builders for the rows a FactStore receives. Times are whole seconds (DateTime). */
 export const id = (): Guid => randomUUID() as Guid

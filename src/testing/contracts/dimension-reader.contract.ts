@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { DimensionReader } from '../../src/application/ports/dimension-reader.port.js'
-import type { FactStore } from '../../src/application/ports/fact-store.port.js'
+import type { DimensionReader } from '../../application/ports/dimension-reader.port.js'
+import type { FactStore } from '../../application/ports/fact-store.port.js'
 import { at, dimFact, dimPath, id } from './fact-rows.mother.js'
 
 /** A DimensionReader over fresh, empty data, and the FactStore that writes its rows. */

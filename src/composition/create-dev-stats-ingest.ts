@@ -1,0 +1,151 @@
+import { Registry } from 'prom-client'
+import type { IngestService } from '../application/ingest-service.js'
+import type { Readiness } from '../application/ops/readiness.js'
+import type { Clock } from '../application/ports/clock.port.js'
+import type { Logger } from '../application/ports/logger.port.js'
+import { retriable } from '../application/ports/retriable.js'
+import { MissingTopicsError } from '../application/ports/topic-catalog.port.js'
+import type * as E from 'fp-ts/lib/Either.js'
+import type { DateRange, HierarchyFilter, Period } from '../application/ports/read-model.port.js'
+import type { AccessDenied, DeveloperActor } from '../application/read/actor.js'
+import type { FunnelStageReport } from '../application/read/get-conversion-funnel.js'
+import type { SessionMetrics } from '../application/read/get-developer-session-metrics.js'
+import type { ScopeLevel } from '../application/read/get-funnel-scope.js'
+import { requireChdb } from '../adapters/clickhouse/chdb-client.js'
+import { PromMetrics } from '../adapters/observability/prom-metrics.js'
+import { silentLogger } from '../adapters/observability/silent-logger.js'
+import { requireBrokerClient, type BrokerAdapters } from './broker.factory.js'
+import type { IngestConfig } from './config.js'
+import { resolveConfig, type IngestSettings } from './config-input.js'
+import { createContainer } from './container.js'
+import { ingestOps } from './ingest-ops.js'
+import type { PortOverrides } from './port-overrides.js'
+import { explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
+import { StartupError } from './startup-error.js'
+import type { StoreAdapters } from './store.factory.js'
+import { TOKENS } from './tokens.js'
+
+export interface DevStatsIngestOptions {
+  /** Settings; what is left out takes its documented default. `configFromEnv(process.env)` reads the README's variables. */
+  readonly config?: IngestSettings
+  /** Where the library logs: a pino logger, or any object with these four methods. Default: nothing is logged. */
+  readonly logger?: Logger
+  /** The host's prom-client registry, where the `dev_stats_*` metrics are registered. Default: a registry of this instance's own. */
+  readonly registry?: Registry
+  /** The host's own implementation of any port, in place of the configured one. */
+  readonly ports?: Omit<PortOverrides, 'logger' | 'metrics'>
+}
+
+/** The read side, fail-closed: every call without a developer actor is `Left(accessDenied)`. */
+export interface ReadSide {
+  /** Sessions that viewed the actor's property objects in the period (spec §8). */
+  sessionMetrics(actor: DeveloperActor | null | undefined, period: Period): Promise<E.Either<AccessDenied, SessionMetrics>>
+  /** Funnel stages counted independently over the days; a lagging stage is marked preliminary. */
+  conversionFunnel(actor: DeveloperActor | null | undefined, range: DateRange, filter?: HierarchyFilter): Promise<E.Either<AccessDenied, readonly FunnelStageReport[]>>
+  /** The names of the funnel's developer and of each level its filter narrows to. */
+  funnelScope(actor: DeveloperActor | null | undefined, filter?: HierarchyFilter): Promise<E.Either<AccessDenied, readonly ScopeLevel[]>>
+}
+
+export interface DevStatsIngest {
+  /**
+   * Checks the store and the broker, then every enabled consumer joins its group. Throws
+   * StartupError (`failure` says which check) and leaves nothing running; call `stop()` anyway.
+   */
+  start(): Promise<void>
+  /** Finishes the batches in flight, commits what was inserted, leaves the groups, closes connections. */
+  stop(): Promise<void>
+  /**
+   * Applies the package's ClickHouse migrations the configured store lacks (idempotent; what
+   * `npm run migrate` does) and returns the versions applied. Nothing for the memory store.
+   */
+  migrate(): Promise<readonly string[]>
+  /** The rule behind `/health/ready`: every consumer joined, none retrying too long, the store answers. */
+  readiness(): Promise<Readiness>
+  readonly read: ReadSide
+  /** The registry holding this instance's metrics (the host's, when it passed one). */
+  readonly registry: Registry
+  /** The configuration in force, defaults filled in. */
+  readonly config: IngestConfig
+  /** Names of the consumers this configuration runs (e.g. `session-ended`). */
+  readonly consumers: readonly string[]
+}
+
+const where = (config: IngestConfig): string =>
+  config.broker === 'memory' ? 'the in-memory broker' : `Kafka at ${config.kafka.brokers.join(',')} (client ${config.broker})`
+
+const storeAt = (config: IngestConfig): string =>
+  config.store === 'clickhouse' ? `ClickHouse at ${config.clickhouse.url}` : `the ${config.store} store`
+
+/**
+ * The library's one entry: composes the ingest from a configuration and the host's logger,
+ * registry and ports. Throws ConfigError for an invalid setting, ConfluentClientMissing or
+ * EmbeddedStoreMissing when the chosen optional client is not installed (each says how to install
+ * it). Owns no process: no signal handlers, no exit, no output but through `logger`.
+ */
+export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevStatsIngest => {
+  const config = resolveConfig(options.config)
+  const ports = options.ports ?? {}
+  if (!ports.broker) requireBrokerClient(config)
+  if (config.store === 'embedded' && !(ports.factStore && ports.dimensionReader && ports.readModel)) requireChdb()
+  const registry = options.registry ?? new Registry()
+  const logger = options.logger ?? silentLogger
+  const container = createContainer(config, { ...ports, logger, metrics: new PromMetrics(registry) })
+  const service = container.get<IngestService>(TOKENS.IngestService)
+  const broker = container.get<BrokerAdapters>(TOKENS.BrokerAdapters)
+  const store = container.get<StoreAdapters>(TOKENS.StoreAdapters)
+  const ops = ingestOps({
+    service,
+    registry,
+    lagReader: broker.lagReader,
+    probe: store.probe,
+    clock: container.get<Clock>(TOKENS.Clock),
+    logger,
+    lagIntervalMs: config.http.lagIntervalMs,
+    readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
+  })
+
+  const start = async (): Promise<void> => {
+    try {
+      await store.probe()
+    } catch (e) {
+      throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+    }
+    try {
+      await broker.check()
+    } catch (e) {
+      throw new StartupError('broker-unreachable', `cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+    }
+    ops.start()
+    try {
+      await service.start()
+    } catch (e) {
+      if (e instanceof MissingTopicsError) throw new StartupError('topics-missing', `on ${where(config)}: ${e.message}`, { cause: e, retriable: false })
+      throw new StartupError('consume-failed', `cannot start consuming from ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+    }
+    logger.info({ broker: config.broker, store: config.store, consumers: service.engines.map((e) => e.name) }, `consuming from ${where(config)}`)
+  }
+
+  let stopping: Promise<void> | undefined
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      await service.stop()
+      await ops.stop()
+      await broker.close()
+      await store.close()
+    })())
+
+  return {
+    start,
+    stop,
+    migrate: () => store.migrate(),
+    readiness: () => ops.readiness(),
+    read: {
+      sessionMetrics: container.get(TOKENS.GetSessionMetrics),
+      conversionFunnel: container.get(TOKENS.GetConversionFunnel),
+      funnelScope: container.get(TOKENS.GetFunnelScope),
+    },
+    registry,
+    config,
+    consumers: service.engines.map((e) => e.name),
+  }
+}

@@ -1,0 +1,72 @@
+import type { Registry } from 'prom-client'
+import type { IngestService } from '../application/ingest-service.js'
+import { consumerHealthOf, laggingConsumersOf } from '../application/ops/consumer-health.js'
+import { LagMonitor } from '../application/ops/lag-monitor.js'
+import { readiness, type Readiness, type StoreCheck } from '../application/ops/readiness.js'
+import type { Clock } from '../application/ports/clock.port.js'
+import type { ConsumerLagReader } from '../application/ports/consumer-lag.port.js'
+import type { Logger } from '../application/ports/logger.port.js'
+import { registerOpsGauges } from '../adapters/observability/prom-ops-gauges.js'
+
+const STORE_PING_TIMEOUT_MS = 3000
+
+const storeCheck = async (probe: () => Promise<void>): Promise<StoreCheck> => {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PING_TIMEOUT_MS} ms`)), STORE_PING_TIMEOUT_MS)
+  })
+  try {
+    await Promise.race([probe(), timeout])
+    return { ok: true }
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export interface IngestOps {
+  readiness(): Promise<Readiness>
+  /** Starts reading consumer lag every `lagIntervalMs`; stopped by `stop`. */
+  start(): void
+  stop(): Promise<void>
+}
+
+/**
+ * The operations side of one ingest instance: the gauges on its registry (consumer lag, time since
+ * the last commit, parked, retrying, joined), the lag monitor behind them, and the readiness rule.
+ */
+export const ingestOps = (o: {
+  service: IngestService
+  registry: Registry | undefined
+  lagReader: (() => ConsumerLagReader) | undefined
+  probe: () => Promise<void>
+  clock: Clock
+  logger: Logger
+  lagIntervalMs: number
+  readyMaxRetrySeconds: number
+}): IngestOps => {
+  let monitor: LagMonitor | undefined
+  let last: LagMonitor | undefined // its figures stay on the gauge after stop
+  if (o.registry) {
+    registerOpsGauges(o.registry, {
+      now: () => o.clock.now(),
+      consumers: () => consumerHealthOf(o.service),
+      lagOf: (c) => last?.lagOf(c) ?? [],
+    })
+  }
+  return {
+    readiness: async () =>
+      readiness({ now: o.clock.now(), consumers: consumerHealthOf(o.service), store: await storeCheck(o.probe), maxRetryMs: o.readyMaxRetrySeconds * 1000 }),
+    start: () => {
+      if (!o.lagReader || monitor) return
+      monitor = last = new LagMonitor(o.lagReader(), laggingConsumersOf(o.service), o.logger, o.lagIntervalMs)
+      monitor.start()
+    },
+    stop: async () => {
+      const m = monitor
+      monitor = undefined
+      await m?.stop()
+    },
+  }
+}
