@@ -9,13 +9,15 @@ export interface DlqTool {
   readonly broker: Broker
   /** Source topics of every registered consumer, flags ignored: a disabled consumer may still have dead letters. */
   readonly sourceTopics: readonly string[]
+  /** Bounded connection check of the configured client: a ConnectionError says what is wrong. */
+  check(): Promise<void>
   close(): Promise<void>
 }
 
 /** Throws ConfluentClientMissing (how to install it) when DEV_STATS_BROKER=confluent and the client is absent. */
 export const dlqToolFor = (config: IngestConfig): DlqTool => {
   requireBrokerClient(config)
-  const { broker, close } = brokerAdaptersFor(config, PinoLogger.withLevel(config.logLevel))
+  const { broker, check, close } = brokerAdaptersFor(config, PinoLogger.withLevel(config.logLevel))
   const sourceTopics = [...new Set(allConsumersOf(config).map((c) => c.topics.source))]
-  return { broker, sourceTopics, close }
+  return { broker, sourceTopics, check, close }
 }

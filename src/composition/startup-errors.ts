@@ -51,9 +51,3 @@ export const explainClickHouseFailure = (e: unknown, config: IngestConfig): stri
   const failure = clickhouseFailureOf(e, config.clickhouse.url.toLowerCase().startsWith('https:'))
   return withHint(e, failure ? CLICKHOUSE_HINTS[failure] : undefined, config)
 }
-
-/** Runs the chosen Kafka adapter's bounded connection check, if it has one (the in-memory broker has none). */
-export const checkBrokerConnection = async (broker: unknown): Promise<void> => {
-  const check = (broker as { checkConnection?: () => Promise<void> }).checkConnection
-  if (typeof check === 'function') await check.call(broker)
-}

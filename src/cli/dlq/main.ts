@@ -5,7 +5,7 @@ import { showDeadLetters } from '../../application/dlq/show-dead-letters.js'
 import { summarizeDeadLetters } from '../../application/dlq/summarize-dead-letters.js'
 import { ConfigError, loadConfig, type IngestConfig } from '../../composition/config.js'
 import { dlqToolFor, type DlqTool } from '../../composition/dlq-tool.js'
-import { checkBrokerConnection, explainKafkaFailure } from '../../composition/startup-errors.js'
+import { explainKafkaFailure } from '../../composition/startup-errors.js'
 import { DLQ_HELP } from './dlq-help.js'
 import { parseDlqArgs, UsageError, type DlqCommand } from './dlq-args.js'
 import { deadLetterText, summaryText } from './dlq-print.js'
@@ -56,7 +56,7 @@ const main = async (): Promise<number> => {
     return 2
   }
   try {
-    await checkBrokerConnection(tool.broker)
+    await tool.check()
     await run(command, tool)
     return 0
   } catch (e) {

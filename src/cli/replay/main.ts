@@ -2,7 +2,7 @@
 import { replayConsumers } from '../../application/replay/replay-consumer.js'
 import { ConfigError, loadConfig, type IngestConfig } from '../../composition/config.js'
 import { replayToolFor, type ReplayTool } from '../../composition/replay-tool.js'
-import { checkBrokerConnection, explainKafkaFailure } from '../../composition/startup-errors.js'
+import { explainKafkaFailure } from '../../composition/startup-errors.js'
 import { CONSUMERS } from '../../application/consumers/consumer-registry.js'
 import { parseReplayArgs, UsageError, type ReplayCommand } from './replay-args.js'
 import { REPLAY_HELP } from './replay-help.js'
@@ -40,7 +40,7 @@ const main = async (): Promise<number> => {
     return 2
   }
   try {
-    await checkBrokerConnection(tool.broker)
+    await tool.check()
     return await run(command, tool)
   } catch (e) {
     process.stderr.write(`\nreplay failed: ${explainKafkaFailure(e, config)}\n`)
