@@ -13,7 +13,7 @@ import { getDeveloperSessionMetrics } from '../../../src/application/read/get-de
 import { getFunnelScope } from '../../../src/application/read/get-funnel-scope.js'
 import { storeFreshness } from '../../../src/application/read/stage-freshness.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
-import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../contract/fact-rows.mother.js'
+import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
 import { openApiValidator, type SeenResponse } from '../../support/openapi.js'
 import { keyPair, secretBytes, signToken, unsignedToken } from '../../support/tokens.js'
