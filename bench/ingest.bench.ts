@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { trace } from '@opentelemetry/api'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { Registry } from 'prom-client'
 import { ConsumerEngine } from '../src/application/engine/consumer-engine.js'
 import { DEFAULT_ENGINE_CONFIG, defaultTopics } from '../src/application/engine/engine-config.js'
@@ -39,15 +42,21 @@ const records = (): OutboundRecord[] =>
  * is a rope that costs a flatten on first use, which no consumed record has. The floor reads only
  * the values, so its input stays exactly as it is.
  */
-const withDecodedHeaders = (input: OutboundRecord[]): OutboundRecord[] => {
+const withDecodedHeaders = (input: OutboundRecord[], traceparents = false): OutboundRecord[] => {
   const utf8 = new TextDecoder()
   const text = (v: string | undefined): string => utf8.decode(enc.encode(v))
+  const hex = (n: number) => randomUUID().replaceAll('-', '').slice(0, n)
   for (const r of input as { headers: Readonly<Record<string, string>> }[]) {
     const h = r.headers
-    r.headers = { ce_id: text(h['ce_id']), ce_type: text(h['ce_type']), ce_contractversion: text(h['ce_contractversion']) }
+    r.headers = traceparents
+      ? { ce_id: text(h['ce_id']), ce_type: text(h['ce_type']), ce_contractversion: text(h['ce_contractversion']), traceparent: text(`00-${hex(32)}-${hex(16)}-01`) }
+      : { ce_id: text(h['ce_id']), ce_type: text(h['ce_type']), ce_contractversion: text(h['ce_contractversion']) }
   }
   return input
 }
+
+let sdk: boolean | undefined
+const TRACED = 'engine, OTel SDK + traceparents'
 
 /** A mode prepares its input untimed (e.g. the producer's side) and returns the timed run. */
 type Mode = (input: OutboundRecord[]) => Promise<() => Promise<number>>
@@ -73,27 +82,41 @@ const modes: Record<string, Mode> = {
    * The whole consumer side: in-memory broker, dedup, batching (1000 rows), in-memory store,
    * commits. Producing the records into the broker is the producer's work: it happens untimed.
    */
-  'engine (in-memory broker + store)': async (input) => {
-    const broker = new InMemoryBroker(1000)
-    broker.createTopic(handler.topic, 6)
-    await broker.producer().publish(input)
-    return async () => {
-      const tables = new InMemoryTables()
-      const consumer = broker.consumer(handler.groupId)
-      const engine = new ConsumerEngine({
-        handler, topics: defaultTopics(handler.topic, handler.groupId), consumer, producer: broker.producer(),
-        store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables), clock: { now: () => Date.now() },
-        logger: PinoLogger.withLevel('silent'), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(), config: DEFAULT_ENGINE_CONFIG,
-      })
-      await engine.start()
-      while (engine.stats.rowsIngested < input.length) {
-        await new Promise((r) => setTimeout(r, 1))
-        if (engine.stats.rowsIngested >= input.length - 1000) await engine.drain()
-      }
-      await engine.stop()
-      return tables.size
-    }
+  'engine (in-memory broker + store)': async (input) => engineRun(input),
+  /**
+   * The same with a tracing SDK registered as a host does (provider, span processor, exporter:
+   * in memory) and a producer's traceparent on every record: a span per batch, a link per record.
+   */
+  [TRACED]: async (input) => {
+    sdk ??= trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }))
+    return engineRun(input)
   },
+}
+
+/**
+ * The whole consumer side: in-memory broker, dedup, batching (1000 rows), in-memory store,
+ * commits. Producing the records into the broker is the producer's work: it happens untimed.
+ */
+const engineRun = async (input: OutboundRecord[]): Promise<() => Promise<number>> => {
+  const broker = new InMemoryBroker(1000)
+  broker.createTopic(handler.topic, 6)
+  await broker.producer().publish(input)
+  return async () => {
+    const tables = new InMemoryTables()
+    const consumer = broker.consumer(handler.groupId)
+    const engine = new ConsumerEngine({
+      handler, topics: defaultTopics(handler.topic, handler.groupId), consumer, producer: broker.producer(),
+      store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables), clock: { now: () => Date.now() },
+      logger: PinoLogger.withLevel('silent'), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(), config: DEFAULT_ENGINE_CONFIG,
+    })
+    await engine.start()
+    while (engine.stats.rowsIngested < input.length) {
+      await new Promise((r) => setTimeout(r, 1))
+      if (engine.stats.rowsIngested >= input.length - 1000) await engine.drain()
+    }
+    await engine.stop()
+    return tables.size
+  }
 }
 
 interface Result { readonly mode: string; readonly count: number; readonly perSecond: number; readonly peakMb: number; readonly inputMb: number }
@@ -101,9 +124,13 @@ interface Result { readonly mode: string; readonly count: number; readonly perSe
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
-const mode = process.argv[2]
+const ENGINE = 'engine (in-memory broker + store)'
+/** --against CHECKOUT: that checkout's engine mode runs in the same rounds (before/after a change, side by side). */
+const againstAt = process.argv.indexOf('--against')
+const against = againstAt > 0 ? process.argv[againstAt + 1] : undefined
+const mode = process.argv[2]?.startsWith('--') ? undefined : process.argv[2]
 if (mode) {
-  const input = mode === 'bare JSON.parse' ? records() : withDecodedHeaders(records())
+  const input = mode === 'bare JSON.parse' ? records() : withDecodedHeaders(records(), mode === TRACED)
   const baseRss = process.memoryUsage().rss
   const prepare = modes[mode] as Mode
   await (await prepare(input.slice(0, 5000)))() // warm-up
@@ -117,23 +144,28 @@ if (mode) {
   // Each mode runs in its own process (its peak RSS is its own), the modes alternate, and each
   // figure is the median of ROUNDS: one run's floor swings by a quarter on a shared machine.
   const self = fileURLToPath(import.meta.url)
+  const contenders = [
+    ...Object.keys(modes).map((m) => ({ label: m, file: self, mode: m })),
+    ...(against ? [{ label: `${ENGINE} @ ${against}`, file: join(against, 'bench', 'ingest.bench.ts'), mode: ENGINE }] : []),
+  ]
   const rounds = Array.from({ length: ROUNDS }, () =>
-    Object.keys(modes).map((m) => {
-      const out = spawnSync(process.execPath, [...process.execArgv, self, m], { encoding: 'utf8' })
-      if (out.status !== 0) throw new Error(`${m} failed: ${out.stderr}`)
+    contenders.map(({ label, file, mode: m }) => {
+      const out = spawnSync(process.execPath, [...process.execArgv, file, m], { encoding: 'utf8' })
+      if (out.status !== 0) throw new Error(`${label} failed: ${out.stderr}`)
       const r = JSON.parse(out.stdout.trim().split('\n').at(-1) as string) as Result
-      if (r.count !== N) throw new Error(`${r.mode} handled ${r.count} of ${N}`)
+      if (r.count !== N) throw new Error(`${label} handled ${r.count} of ${N}`)
       return r
     }),
   )
   console.log(`${N} session-ended records, node ${process.version}, median of ${ROUNDS} rounds (modes alternate)`)
   // The same floor bench:e2e sets its CPU per record against (bench/floor.ts).
   console.log(`${describeFloor(floorInChild())}\n`)
-  console.log(`${'mode'.padEnd(36)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'(each round)'.padStart(22)}${'peak RSS MB'.padStart(13)}`)
-  Object.keys(modes).forEach((m, i) => {
+  const width = Math.max(36, ...contenders.map((c) => c.label.length + 2))
+  console.log(`${'mode'.padEnd(width)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'(each round)'.padStart(22)}${'peak RSS MB'.padStart(13)}`)
+  contenders.forEach(({ label }, i) => {
     const runs = rounds.map((round) => round[i] as Result)
     const ratios = rounds.map((round) => (round[i] as Result).perSecond / (round[0] as Result).perSecond)
     const each = ratios.map((r) => r.toFixed(2)).join(' ')
-    console.log(`${m.padEnd(36)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${each.padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
+    console.log(`${label.padEnd(width)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${each.padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
   })
 }
