@@ -5,7 +5,7 @@ import { resolveConsumer } from '../../../../src/application/consumers/consumer-
 import { leadCreatedHandler } from '../../../../src/application/handlers/lead-created.handler.js'
 import { propertyObjectUpsertedHandler } from '../../../../src/application/handlers/property-object-upserted.handler.js'
 import { getConversionFunnel } from '../../../../src/application/read/get-conversion-funnel.js'
-import { replayConsumers, type ReplayRequest } from '../../../../src/application/replay/replay-consumer.js'
+import { ReplayNotApplied, replayConsumers, type ReplayRequest } from '../../../../src/application/replay/replay-consumer.js'
 import type { Guid } from '../../../../src/domain/guid.js'
 import { binaryRecord, leadCreatedPayload, path, propertyObjectUpsertedPayload } from '../../../support/events.js'
 import { Harness, waitUntil } from '../../../support/harness.js'
@@ -103,5 +103,12 @@ describe('replay a consumer from a point in time (in-memory broker)', () => {
     expect(forward.replays[0]?.plan.reduce((n, p) => n + p.reread, 0)).toBe(-6)
     expect(Object.values(await committed()).map(Number).reduce((a, b) => a + b, 0)).toBe(6)
     expect(await committed(LEAD_CREATED.topics.retry)).toEqual({ 0: '7' })
+  })
+
+  it('a commit the broker dropped without an error (librdkafka does not report it) fails the run, naming the partitions', async () => {
+    await setUp()
+    const silent = { ...h.broker.groupAdmin(), setOffsets: async () => undefined }
+    await expect(replayConsumers(silent)([LEAD_CREATED], { from: at(0), dryRun: false, toLatest: false })).rejects.toThrow(ReplayNotApplied)
+    await expect(replayConsumers(silent)([LEAD_CREATED], { from: at(0), dryRun: false, toLatest: false })).rejects.toThrow(/partition\(s\) 0, 1, 2/)
   })
 })
