@@ -176,3 +176,20 @@ export const compareDeadLetters = (check: string, expected: readonly DeadLetter[
   }
   return row(check, expected.length, found.length, missing, extra, wrong, samples, `${repeated} dead-lettered more than once`)
 }
+
+/** A SIGTERM's outcome: exit 0, or (only while the broker was down and the groups cannot be left) anything. */
+export interface StopOutcome {
+  readonly label: string
+  readonly code: number | null
+  readonly signal: string | null
+  readonly seconds: number
+  readonly brokerDown: boolean
+}
+
+export const compareStops = (stops: readonly StopOutcome[]): CheckRow => {
+  const unclean = stops.filter((s) => s.code !== 0)
+  const failing = unclean.filter((s) => !s.brokerDown)
+  const samples = unclean.map((s) => `${s.label}: ${s.code ?? s.signal} after ${s.seconds.toFixed(1)} s${s.brokerDown ? ' (broker down: tolerated)' : ''}`)
+  const slowest = Math.max(0, ...stops.map((s) => s.seconds))
+  return row('SIGTERM: clean exit (0)', stops.length, stops.length - unclean.length, 0, 0, failing.length, samples, `slowest stop ${slowest.toFixed(1)} s; ${unclean.length - failing.length} unclean while the broker was down`)
+}

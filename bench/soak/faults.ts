@@ -20,9 +20,20 @@ export interface Fleet {
  * the fault until its repair is done: broker answering, ClickHouse started, the restarted or
  * removed instance consuming or gone.
  */
+/** One SIGTERM and how the instance took it; a stop while the broker is down cannot leave the groups cleanly. */
+export interface TermOutcome {
+  readonly label: string
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly seconds: number
+  readonly brokerDown: boolean
+}
+
 export class FaultRunner {
   readonly spans: FaultSpan[] = []
   readonly errors: string[] = []
+  readonly terms: TermOutcome[] = []
+  private brokerDown = false
   private readonly slotLocks = new Map<number, Promise<void>>()
   private readonly running = new Set<Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
@@ -64,8 +75,13 @@ export class FaultRunner {
     switch (f.kind) {
       case 'broker-restart':
         this.log('fault broker-restart: stopping the broker')
-        await this.infra.kafka('stop')
-        await this.infra.kafka('start')
+        this.brokerDown = true
+        try {
+          await this.infra.kafka('stop')
+          await this.infra.kafka('start')
+        } finally {
+          this.brokerDown = false
+        }
         return span('broker-restart')
       case 'clickhouse-stop':
         this.log(`fault clickhouse-stop: ${f.holdMs / 1000} s`)
@@ -80,10 +96,7 @@ export class FaultRunner {
           const victim = this.fleet.current(slot)
           this.log(`fault ${f.kind}: ${victim.label}`)
           if (f.kind === 'instance-kill') await victim.kill()
-          else {
-            const exit = await victim.term()
-            if (exit.code !== 0) this.errors.push(`${victim.label} exited ${exit.code ?? exit.signal} on SIGTERM`)
-          }
+          else await this.term(victim)
           this.fleet.replace(slot, await startUntilConsuming((a) => this.fleet.make(slot, a), 600_000))
         })
         return span(`${f.kind} i${slot}`)
@@ -93,11 +106,19 @@ export class FaultRunner {
         this.log(`fault instance-add: x${extra} for ${f.holdMs / 1000} s`)
         const added = await startUntilConsuming((a) => this.fleet.make({ extra }, a), 600_000)
         await sleep(f.holdMs)
-        const exit = await added.term()
-        if (exit.code !== 0) this.errors.push(`${added.label} exited ${exit.code ?? exit.signal} on SIGTERM`)
+        await this.term(added)
         return span(`instance-add x${extra}`)
       }
     }
+  }
+
+  private async term(victim: Instance): Promise<void> {
+    const brokerDown = this.brokerDown
+    const t = Date.now()
+    const exit = await victim.term()
+    const outcome = { label: victim.label, ...exit, seconds: (Date.now() - t) / 1000, brokerDown: brokerDown || this.brokerDown }
+    this.terms.push(outcome)
+    if (exit.code !== 0) this.log(`${victim.label} exited ${exit.code ?? exit.signal} on SIGTERM after ${outcome.seconds.toFixed(1)} s${outcome.brokerDown ? ' (the broker was down)' : ''}`)
   }
 
   private async onSlot(slot: number, work: () => Promise<void>): Promise<void> {

@@ -7,6 +7,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
 import { freePort } from '../../test/support/http.js'
+import { compareStops } from './checker.js'
 import { EndCheck } from './end-check.js'
 import { FaultRunner, type Fleet } from './faults.js'
 import { SoakInfra } from './infra.js'
@@ -128,7 +129,7 @@ try {
   await sampler.stop()
   await producer.close()
 
-  const checks = await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).run(ledgerFile)
+  const checks = [...(await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).run(ledgerFile)), compareStops(faults.terms)]
   const series = sampler.series
   const lagSamples = series.t.map((t, i) => ({ t: t * 1000, lag: series.behind[i] ?? null }))
   const recs = recoveries(faults.spans, lagSamples, CAUGHT_UP_SECONDS, RECOVERY_LIMIT_MS)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareCounts, compareDeadLetters, compareDims, compareSortedKeys } from '../../../bench/soak/checker.js'
+import { compareCounts, compareDeadLetters, compareDims, compareSortedKeys, compareStops } from '../../../bench/soak/checker.js'
 
 // The end check's comparisons against hand-made outcomes: what passes, and each way to fail.
 describe('soak end check: facts by key (sorted merge)', () => {
@@ -59,5 +59,14 @@ describe('soak end check: dead letters', () => {
     expect(compareDeadLetters('dlq', [dl(1, 'undecodable')], [dl(1, 'empty-id')])).toMatchObject({ wrong: 1, pass: false })
     expect(compareDeadLetters('dlq', [dl(1, 'undecodable')], [dl(1, 'undecodable', 'VIEW_ENDED')])).toMatchObject({ wrong: 1, pass: false })
     expect(compareDeadLetters('dlq', [], [dl(7, 'dimension-gap')])).toMatchObject({ extra: 1, pass: false })
+  })
+})
+
+describe('soak end check: SIGTERM stops', () => {
+  const stop = (code: number | null, brokerDown: boolean) => ({ label: 'i0', code, signal: code === null ? 'SIGKILL' : null, seconds: 2, brokerDown })
+  it('wants exit 0; an unclean stop is tolerated only while the broker was down', () => {
+    expect(compareStops([stop(0, false), stop(0, true)]).pass).toBe(true)
+    expect(compareStops([stop(null, true)])).toMatchObject({ pass: true, found: 0 })
+    expect(compareStops([stop(1, false)])).toMatchObject({ pass: false, wrong: 1 })
   })
 })
