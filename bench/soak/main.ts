@@ -48,6 +48,12 @@ let faults: FaultRunner | undefined
 let pass = false
 const startedAt = new Date().toISOString()
 const loads: number[] = []
+// Ctrl-C or SIGTERM: stop where it is, but still stop the instances and the own servers.
+let interrupted: string | undefined
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void (interrupted ??= signal))
+const checkInterrupted = () => {
+  if (interrupted) throw new Error(`interrupted by ${interrupted}`)
+}
 
 try {
   log(`own servers: ClickHouse ${infra.clickhouseUrl}, Kafka ${infra.kafkaBrokers}, state ${infra.stateDir}`)
@@ -106,7 +112,10 @@ try {
 
   const runMs = options.minutes * 60_000
   while (Date.now() - t0 < runMs) {
-    await sleep(Math.min(30_000, runMs - (Date.now() - t0)))
+    for (let i = 0; i < 30 && Date.now() - t0 < runMs; i++) {
+      checkInterrupted()
+      await sleep(Math.min(1000, runMs - (Date.now() - t0)))
+    }
     const s = sampler.series
     log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}`)
   }
@@ -117,6 +126,7 @@ try {
   const drainStart = Date.now()
   let zeroes = 0
   while (zeroes < 2) {
+    checkInterrupted()
     if (Date.now() - drainStart > 600_000) throw new Error(`the lag did not drain to 0 within 10 minutes (last ${sampler.latestLag})`)
     await sleep(5000)
     await sampler.sampleNow()
