@@ -2,7 +2,7 @@
 // restarts, ClickHouse outages, SIGKILLs and rebalances, on the soak's OWN servers; then the exact
 // end check, liveness and memory verdicts and DIR/index.html. Exit 0 only if everything passed.
 import { execSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
@@ -60,7 +60,8 @@ try {
   await Promise.all([infra.clickhouse('start'), infra.kafka('start')])
   log((await infra.npm('topics')).trim().split('\n').at(-1) ?? '')
   log((await infra.npm('migrate')).trim().split('\n').at(-1) ?? '')
-  execSync('npm run --silent prestart', { stdio: 'inherit' }) // the bundle, once, before instances race to it
+  // npm start's own build step (if it has one), once, before the instances race to it.
+  if ((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['prestart']) execSync('npm run --silent prestart', { stdio: 'inherit' })
 
   const ports = new Map<string, number>()
   const incarnations = new Map<string, number>()
