@@ -1,28 +1,28 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { Registry } from 'prom-client'
-import { ConsumerEngine } from '../src/application/engine/consumer-engine.js'
-import { DEFAULT_ENGINE_CONFIG, defaultTopics } from '../src/application/engine/engine-config.js'
-import { sessionEndedHandler } from '../src/application/handlers/session-ended.handler.js'
+import * as consumerEngine from '../src/application/engine/consumer-engine.js'
+import * as engineConfig from '../src/application/engine/engine-config.js'
+import * as sessionEnded from '../src/application/handlers/session-ended.handler.js'
 import type { OutboundRecord } from '../src/application/ports/broker.port.js'
-import { InMemoryBroker } from '../src/adapters/memory/in-memory-broker.js'
-import { InMemoryDimensionReader } from '../src/adapters/memory/in-memory-dimension-reader.js'
-import { InMemoryFactStore } from '../src/adapters/memory/in-memory-fact-store.js'
-import { InMemoryTables } from '../src/adapters/memory/in-memory-tables.js'
-import { OtelTracer } from '../src/adapters/observability/otel-tracer.js'
-import { PinoLogger } from '../src/adapters/observability/pino-logger.js'
-import { PromMetrics } from '../src/adapters/observability/prom-metrics.js'
+import * as inMemoryBroker from '../src/adapters/memory/in-memory-broker.js'
+import * as inMemoryDimensionReader from '../src/adapters/memory/in-memory-dimension-reader.js'
+import * as inMemoryFactStore from '../src/adapters/memory/in-memory-fact-store.js'
+import * as inMemoryTables from '../src/adapters/memory/in-memory-tables.js'
+import * as otelTracer from '../src/adapters/observability/otel-tracer.js'
+import * as pinoLogger from '../src/adapters/observability/pino-logger.js'
+import * as promMetrics from '../src/adapters/observability/prom-metrics.js'
 import { decodeEnvelope } from '../src/domain/envelope.js'
 import { describeFloor, floorInChild } from './floor.js'
 
 // Each mode runs in its own process so that its peak RSS is its own. Compare the ratios, not the
 // absolute times: these machines are noisy.
 const N = Number(process.env.BENCH_RECORDS ?? 100_000)
-const handler = sessionEndedHandler()
+const handler = sessionEnded.sessionEndedHandler()
 const enc = new TextEncoder()
 const now = Date.now()
 
@@ -98,6 +98,9 @@ const modes: Record<string, Mode> = {
  * commits. Producing the records into the broker is the producer's work: it happens untimed.
  */
 const engineRun = async (input: OutboundRecord[]): Promise<() => Promise<number>> => {
+  const { ConsumerEngine, DEFAULT_ENGINE_CONFIG, defaultTopics, sessionEndedHandler, InMemoryBroker, InMemoryDimensionReader, InMemoryFactStore, InMemoryTables, OtelTracer, PinoLogger, PromMetrics } =
+    await engineModules()
+  const handler = sessionEndedHandler()
   const broker = new InMemoryBroker(1000)
   broker.createTopic(handler.topic, 6)
   await broker.producer().publish(input)
@@ -119,13 +122,34 @@ const engineRun = async (input: OutboundRecord[]): Promise<() => Promise<number>
   }
 }
 
-interface Result { readonly mode: string; readonly count: number; readonly perSecond: number; readonly peakMb: number; readonly inputMb: number }
+/**
+ * The engine's modules: this checkout's, or with BENCH_ENGINE_SRC (what --against sets) those of
+ * another checkout's src/, run by this same bench: the same input, timing and figures for both.
+ */
+const engineModules = async () => {
+  const src = process.env.BENCH_ENGINE_SRC
+  const load = <T>(local: T, path: string): Promise<T> => (src ? (import(pathToFileURL(join(src, path)).href) as Promise<T>) : Promise.resolve(local))
+  return {
+    ...(await load(consumerEngine, 'application/engine/consumer-engine.ts')),
+    ...(await load(engineConfig, 'application/engine/engine-config.ts')),
+    ...(await load(sessionEnded, 'application/handlers/session-ended.handler.ts')),
+    ...(await load(inMemoryBroker, 'adapters/memory/in-memory-broker.ts')),
+    ...(await load(inMemoryDimensionReader, 'adapters/memory/in-memory-dimension-reader.ts')),
+    ...(await load(inMemoryFactStore, 'adapters/memory/in-memory-fact-store.ts')),
+    ...(await load(inMemoryTables, 'adapters/memory/in-memory-tables.ts')),
+    ...(await load(otelTracer, 'adapters/observability/otel-tracer.ts')),
+    ...(await load(pinoLogger, 'adapters/observability/pino-logger.ts')),
+    ...(await load(promMetrics, 'adapters/observability/prom-metrics.ts')),
+  }
+}
+
+interface Result { readonly mode: string; readonly count: number; readonly perSecond: number; readonly cpuUsPerRecord: number; readonly peakMb: number; readonly inputMb: number }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 const ENGINE = 'engine (in-memory broker + store)'
-/** --against CHECKOUT: that checkout's engine mode runs in the same rounds (before/after a change, side by side). */
+/** --against CHECKOUT: that checkout's engine (its src/) runs in the same rounds (before/after a change, side by side). */
 const againstAt = process.argv.indexOf('--against')
 const against = againstAt > 0 ? process.argv[againstAt + 1] : undefined
 const mode = process.argv[2]?.startsWith('--') ? undefined : process.argv[2]
@@ -136,21 +160,25 @@ if (mode) {
   await (await prepare(input.slice(0, 5000)))() // warm-up
   const run = await prepare(input)
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const count = await run()
+  const cpu = process.cpuUsage(cpu0)
   const seconds = (performance.now() - t0) / 1000
   const peakMb = (process.resourceUsage().maxRSS * 1024) / 2 ** 20
-  console.log(JSON.stringify({ mode, count, seconds, perSecond: N / seconds, peakMb, inputMb: baseRss / 2 ** 20 }))
+  const cpuUsPerRecord = (cpu.user + cpu.system) / N
+  console.log(JSON.stringify({ mode, count, seconds, perSecond: N / seconds, cpuUsPerRecord, peakMb, inputMb: baseRss / 2 ** 20 }))
 } else {
   // Each mode runs in its own process (its peak RSS is its own), the modes alternate, and each
   // figure is the median of ROUNDS: one run's floor swings by a quarter on a shared machine.
   const self = fileURLToPath(import.meta.url)
   const contenders = [
     ...Object.keys(modes).map((m) => ({ label: m, file: self, mode: m })),
-    ...(against ? [{ label: `${ENGINE} @ ${against}`, file: join(against, 'bench', 'ingest.bench.ts'), mode: ENGINE }] : []),
-  ]
+    ...(against ? [{ label: `${ENGINE} @ ${against}`, file: self, mode: ENGINE, src: join(against, 'src') }] : []),
+  ] as { label: string; file: string; mode: string; src?: string }[]
   const rounds = Array.from({ length: ROUNDS }, () =>
-    contenders.map(({ label, file, mode: m }) => {
-      const out = spawnSync(process.execPath, [...process.execArgv, file, m], { encoding: 'utf8' })
+    contenders.map(({ label, file, mode: m, src }) => {
+      const env = src ? { ...process.env, BENCH_ENGINE_SRC: src } : process.env
+      const out = spawnSync(process.execPath, [...process.execArgv, file, m], { encoding: 'utf8', env })
       if (out.status !== 0) throw new Error(`${label} failed: ${out.stderr}`)
       const r = JSON.parse(out.stdout.trim().split('\n').at(-1) as string) as Result
       if (r.count !== N) throw new Error(`${label} handled ${r.count} of ${N}`)
@@ -161,11 +189,14 @@ if (mode) {
   // The same floor bench:e2e sets its CPU per record against (bench/floor.ts).
   console.log(`${describeFloor(floorInChild())}\n`)
   const width = Math.max(36, ...contenders.map((c) => c.label.length + 2))
-  console.log(`${'mode'.padEnd(width)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'(each round)'.padStart(22)}${'peak RSS MB'.padStart(13)}`)
+  // CPU µs per record (user + system of the run's process, GC threads included) moves far less than
+  // wall time when other work shares the machine.
+  console.log(`${'mode'.padEnd(width)}${'msg/s'.padStart(12)}${'vs JSON.parse'.padStart(15)}${'(each round)'.padStart(22)}${'CPU µs/rec'.padStart(12)}${'(each round)'.padStart(22)}${'peak RSS MB'.padStart(13)}`)
   contenders.forEach(({ label }, i) => {
     const runs = rounds.map((round) => round[i] as Result)
     const ratios = rounds.map((round) => (round[i] as Result).perSecond / (round[0] as Result).perSecond)
     const each = ratios.map((r) => r.toFixed(2)).join(' ')
-    console.log(`${label.padEnd(width)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${each.padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
+    const cpus = runs.map((r) => r.cpuUsPerRecord)
+    console.log(`${label.padEnd(width)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${each.padStart(22)}${median(cpus).toFixed(2).padStart(12)}${cpus.map((c) => c.toFixed(1)).join(' ').padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
   })
 }
