@@ -197,6 +197,7 @@ if (mode) {
     const ratios = rounds.map((round) => (round[i] as Result).perSecond / (round[0] as Result).perSecond)
     const each = ratios.map((r) => r.toFixed(2)).join(' ')
     const cpus = runs.map((r) => r.cpuUsPerRecord)
-    console.log(`${label.padEnd(width)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${each.padStart(22)}${median(cpus).toFixed(2).padStart(12)}${cpus.map((c) => c.toFixed(1)).join(' ').padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
+    const cpuEach = cpus.map((c) => c.toFixed(1)).join(' ')
+    console.log(`${label.padEnd(width)}${Math.round(median(runs.map((r) => r.perSecond))).toLocaleString('en').padStart(12)}${median(ratios).toFixed(3).padStart(15)}${` ${each}`.padStart(22)}${median(cpus).toFixed(2).padStart(12)}${` ${cpuEach}`.padStart(22)}${median(runs.map((r) => r.peakMb)).toFixed(0).padStart(13)}`)
   })
 }
