@@ -12,6 +12,7 @@ import { kafkaJsLogCreator } from './kafka-client-logs.js'
 import { brokerError } from './kafka-errors.js'
 import { checkKafkaJsConnection } from './kafkajs-connection-check.js'
 import { kafkajsSecurity } from './kafkajs-security.js'
+import { fixKafkaJsIdleTimerLoop } from './kafkajs-request-queue.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
 } from './kafka-options.js'
@@ -20,6 +21,7 @@ import { librdkafkaRoundRobin } from './shared-assigner.js'
 
 const { Kafka, logLevel } = kafkajs
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
+fixKafkaJsIdleTimerLoop()
 
 const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
   Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
