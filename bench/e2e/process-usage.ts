@@ -22,7 +22,9 @@ const statOf = (pid: number): Stat | undefined => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after "(comm) ": state is the 3rd of stat, ppid the 4th, utime and stime the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND }
+    const s = { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND }
+    // A process exiting while we read may hand back a short or empty line.
+    return Number.isFinite(s.cpuSeconds) && Number.isFinite(s.ppid) ? s : undefined
   } catch {
     return undefined
   }
