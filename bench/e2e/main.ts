@@ -77,8 +77,8 @@ const runners = (o: BenchOptions): Runner[] => {
     })
   const clients = (['kafkajs', 'confluent'] as const).filter(wanted)
   for (const c of clients) list.push(...paired(c, `npm start, ${name(c)}`))
-  if (o.bigBatch > 0)
-    for (const c of clients) list.push(...paired(c, `npm start, ${name(c)}, batch ${o.bigBatch}`, { DEV_STATS_BATCH_MAX_ROWS: String(o.bigBatch) }))
+  for (const rows of o.bigBatch)
+    for (const c of clients) list.push(...paired(c, `npm start, ${name(c)}, batch ${rows}`, { DEV_STATS_BATCH_MAX_ROWS: String(rows) }))
   return list
 }
 

@@ -10,8 +10,8 @@ export interface BenchOptions {
   readonly seconds: number
   /** Which consumers to run: engine, kafkajs, confluent. */
   readonly only: readonly Contender[]
-  /** An extra line per client with this DEV_STATS_BATCH_MAX_ROWS (0 = none). */
-  readonly bigBatch: number
+  /** Extra lines per client, one per DEV_STATS_BATCH_MAX_ROWS given (--big-batch 5000,20000). */
+  readonly bigBatch: readonly number[]
   /** Write a V8 CPU profile of each service child into this directory. */
   readonly profileDir: string | undefined
   /** Keep each service's log in this directory. */
@@ -29,7 +29,7 @@ export type Contender = 'engine' | 'kafkajs' | 'confluent'
 const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
-                              [--big-batch ROWS] [--profile DIR] [--logs DIR] [--against CHECKOUT] [--rounds N]`
+                              [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT] [--rounds N]`
 
 export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const flags = new Map<string, string>()
@@ -54,7 +54,11 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     steady: num('steady', 0),
     seconds: num('seconds', 20),
     only,
-    bigBatch: num('big-batch', 0),
+    bigBatch: (flags.get('big-batch') ?? '').split(',').filter((v) => v !== '').map((v) => {
+      const n = Number(v.replace(/_/g, ''))
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--big-batch takes row counts, e.g. 5000,20000\n${USAGE}`)
+      return n
+    }),
     profileDir: directory(flags.get('profile')),
     logDir: directory(flags.get('logs')),
     against: checkout(flags.get('against')),
