@@ -1,4 +1,5 @@
 import type { FactRow } from '../../domain/fact-row.js'
+import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { SessionFactRow } from '../../domain/session-fact.js'
 import type { ViewFactRow } from '../../domain/view-fact.js'
@@ -10,21 +11,24 @@ import { dateTimeText } from './datetime-text.js'
 // the object per row and the generic walk over it. The rare tables go through toTableRow.
 
 const str = (v: string | null): string => (v == null ? 'null' : JSON.stringify(v))
+// A Guid holds hex digits and dashes only (validated on decode): quoted as it is, no escaping
+// pass and no string of its own per field (JSON.stringify was a tenth of the insert body's CPU).
+const guid = (v: Guid | null): string => (v === null ? 'null' : `"${v}"`)
 const num = (v: number | null): string => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null')
 const time = (v: Instant): string => `"${dateTimeText(v)}"`
 const nullableTime = (v: Instant | null): string => (v === null ? 'null' : time(v))
 
 const sessionLine = (r: SessionFactRow, ingestion: string): string =>
-  `{"FactId":${str(r.factId)},"SourceEventId":${str(r.sourceEventId)},"SessionId":${str(r.sessionId)},"AnonymousId":${str(r.anonymousId)},` +
-  `"UserId":${str(r.userId)},"ViewerKind":${str(r.viewerKind)},"TenantId":${str(r.tenantId)},"BrandId":${str(r.brandId)},` +
-  `"DeveloperId":${str(r.developerId)},"EventTime":${time(r.eventTime)},"StartedAt":${time(r.startedAt)},` +
+  `{"FactId":${str(r.factId)},"SourceEventId":${str(r.sourceEventId)},"SessionId":"${r.sessionId}","AnonymousId":"${r.anonymousId}",` +
+  `"UserId":${guid(r.userId)},"ViewerKind":"${r.viewerKind}","TenantId":"${r.tenantId}","BrandId":${guid(r.brandId)},` +
+  `"DeveloperId":${guid(r.developerId)},"EventTime":${time(r.eventTime)},"StartedAt":${time(r.startedAt)},` +
   `"LastActivityAt":${time(r.lastActivityAt)},"DurationSeconds":${num(r.durationSeconds)},"IngestionTime":${ingestion}}\n`
 
 const viewLine = (r: ViewFactRow, ingestion: string): string =>
-  `{"FactId":${str(r.factId)},"SourceEventId":${str(r.sourceEventId)},"PropertyObjectViewId":${str(r.propertyObjectViewId)},` +
-  `"PropertyObjectId":${str(r.propertyObjectId)},"DeveloperId":${str(r.developerId)},"ProjectId":${str(r.projectId)},` +
-  `"BuildingId":${str(r.buildingId)},"LayoutGroupId":${str(r.layoutGroupId)},"LayoutId":${str(r.layoutId)},` +
-  `"SessionId":${str(r.sessionId)},"AnonymousId":${str(r.anonymousId)},"UserId":${str(r.userId)},"ViewerKind":${str(r.viewerKind)},` +
+  `{"FactId":${str(r.factId)},"SourceEventId":${str(r.sourceEventId)},"PropertyObjectViewId":"${r.propertyObjectViewId}",` +
+  `"PropertyObjectId":"${r.propertyObjectId}","DeveloperId":"${r.developerId}","ProjectId":"${r.projectId}",` +
+  `"BuildingId":"${r.buildingId}","LayoutGroupId":"${r.layoutGroupId}","LayoutId":"${r.layoutId}",` +
+  `"SessionId":"${r.sessionId}","AnonymousId":"${r.anonymousId}","UserId":${guid(r.userId)},"ViewerKind":"${r.viewerKind}",` +
   `"ViewSource":${str(r.viewSource)},"ViewSourceRaw":${str(r.viewSourceRaw)},"IsClosed":${r.isClosed ? 1 : 0},` +
   `"ViewedAt":${time(r.viewedAt)},"LastActivityAt":${nullableTime(r.lastActivityAt)},"DurationSeconds":${num(r.durationSeconds)},` +
   `"EventTime":${time(r.eventTime)},"IngestionTime":${ingestion}}\n`
