@@ -59,10 +59,10 @@ const runners = (o: BenchOptions): Runner[] => {
     },
   })
   const name = (c: 'kafkajs' | 'confluent') => (c === 'confluent' ? 'librdkafka' : c)
-  // Paired lines: the other checkout's run right before this one's, client by client.
+  // Paired lines: the other checkouts' runs right before this one's, client by client.
   const paired = (c: 'kafkajs' | 'confluent', label: string, extraEnv: Record<string, string> = {}): Runner[] =>
-    o.against
-      ? [service(c, `${label} @ ${commitOf(o.against)}`, extraEnv, o.against), service(c, `${label} @ ${commitOf('.')}`, extraEnv)]
+    o.against.length > 0
+      ? [...o.against.map((dir) => service(c, `${label} @ ${commitOf(dir)}`, extraEnv, dir)), service(c, `${label} @ ${commitOf('.')}`, extraEnv)]
       : [service(c, label, extraEnv)]
   const wanted = (c: Contender) => o.only.includes(c)
   if (wanted('engine'))

@@ -17,10 +17,10 @@ export interface BenchOptions {
   /** Keep each service's log in this directory. */
   readonly logDir: string | undefined
   /**
-   * Another checkout (e.g. a git worktree of the commit before a change, its node_modules linked):
-   * each service line runs also from there, just before this checkout's, for paired figures.
+   * Other checkouts (e.g. git worktrees of the commits before a change, node_modules linked):
+   * each service line runs also from each of them, in order, just before this checkout's.
    */
-  readonly against: string | undefined
+  readonly against: readonly string[]
   /** Runs every contender this many times over the same backlog; each line shows the median round. */
   readonly rounds: number
 }
@@ -29,7 +29,7 @@ export type Contender = 'engine' | 'kafkajs' | 'confluent'
 const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
-                              [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT] [--rounds N]`
+                              [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]`
 
 export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const flags = new Map<string, string>()
@@ -61,7 +61,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     }),
     profileDir: directory(flags.get('profile')),
     logDir: directory(flags.get('logs')),
-    against: checkout(flags.get('against')),
+    against: (flags.get('against') ?? '').split(',').filter((p) => p !== '').map(checkout),
     rounds: Math.max(1, num('rounds', 1)),
   }
 }
@@ -69,8 +69,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
 /** Made up front: a missing directory used to fail only after the service was spawned, orphaning it. */
 const directory = (path: string | undefined): string | undefined => (path === undefined ? undefined : (mkdirSync(path, { recursive: true }), path))
 
-const checkout = (path: string | undefined): string | undefined => {
-  if (path === undefined) return undefined
+const checkout = (path: string): string => {
   const dir = resolve(path)
   if (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'node_modules'))) throw new Error(`--against ${path}: not a checkout with package.json and node_modules\n${USAGE}`)
   return dir
