@@ -11,14 +11,18 @@ export interface CheckRow {
   /** Differences that are neither missing nor extra (a wrong count, name, version or reason). */
   readonly wrong: number
   readonly note: string
+  /** The first few differences (the report shows them). */
   readonly samples: readonly string[]
+  /** Up to 10,000 differences, for DIR/mismatches.json. */
+  readonly details: readonly string[]
   readonly pass: boolean
 }
 
 const MAX_SAMPLES = 5
+const MAX_DETAILS = 10_000
 
 const row = (check: string, expected: number, found: number, missing: number, extra: number, wrong: number, samples: string[], note = ''): CheckRow => ({
-  check, expected, found, missing, extra, wrong, note, samples: samples.slice(0, MAX_SAMPLES), pass: missing === 0 && extra === 0 && wrong === 0,
+  check, expected, found, missing, extra, wrong, note, samples: samples.slice(0, MAX_SAMPLES), details: samples.slice(0, MAX_DETAILS), pass: missing === 0 && extra === 0 && wrong === 0,
 })
 
 /**
@@ -42,12 +46,12 @@ export const compareSortedKeys = async (
     if (!a.done && (b.done || a.value < b.value)) {
       nExpected++
       missing++
-      if (samples.length < MAX_SAMPLES) samples.push(`missing ${a.value}`)
+      if (samples.length < MAX_DETAILS) samples.push(`missing ${a.value}`)
       a = await e.next()
     } else if (!b.done && (a.done || b.value < a.value)) {
       nFound++
       extra++
-      if (samples.length < MAX_SAMPLES) samples.push(`extra ${b.value}`)
+      if (samples.length < MAX_DETAILS) samples.push(`extra ${b.value}`)
       b = await f.next()
     } else {
       nExpected++

@@ -59,7 +59,7 @@ export class EndCheck {
       FROM soak_check.ledger`)
     const n = (x: string | undefined) => Number(x ?? 0)
     return {
-      check: 'ledger: records produced', expected: n(s?.records), found: n(s?.deliveries), missing: 0, extra: 0, wrong: 0, samples: [], pass: n(s?.records) > 0,
+      check: 'ledger: records produced', expected: n(s?.records), found: n(s?.deliveries), missing: 0, extra: 0, wrong: 0, samples: [], details: [], pass: n(s?.records) > 0,
       note: `${n(s?.deliveries) - n(s?.records)} repeated deliveries; ${n(s?.poison)} poison, ${n(s?.gaps)} never-arriving dimension, ${n(s?.late)} late dimension, ${n(s?.skips)} skipped by rule`,
     }
   }

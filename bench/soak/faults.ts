@@ -78,7 +78,7 @@ export class FaultRunner {
         this.brokerDown = true
         try {
           await this.infra.kafka('stop')
-          await this.infra.kafka('start')
+          await this.restartBroker()
         } finally {
           this.brokerDown = false
         }
@@ -108,6 +108,19 @@ export class FaultRunner {
         await sleep(f.holdMs)
         await this.term(added)
         return span(`instance-add x${extra}`)
+      }
+    }
+  }
+
+  /** A loaded machine sometimes starts the broker slower than the script waits: wait and ask again. */
+  private async restartBroker(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.infra.kafka('start')
+      } catch (e) {
+        if (attempt >= 5) throw e
+        this.log(`broker start attempt ${attempt} failed; trying again in 10 s`)
+        await sleep(10_000)
       }
     }
   }

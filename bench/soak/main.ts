@@ -176,7 +176,8 @@ try {
     notes,
     pass,
   }
-  writeFileSync(join(reportDir, 'series.json'), JSON.stringify(data, null, 1))
+  writeFileSync(join(reportDir, 'series.json'), JSON.stringify({ ...data, checks: checks.map(({ details: _, ...c }) => c) }, null, 1))
+  writeFileSync(join(reportDir, 'mismatches.json'), JSON.stringify(Object.fromEntries(checks.filter((c) => c.details.length > 0).map((c) => [c.check, c.details])), null, 1))
   writeFileSync(join(reportDir, 'index.html'), renderReport(data))
   for (const c of checks) log(`${c.pass ? 'pass' : 'FAIL'} ${c.check}: expected ${c.expected}, found ${c.found}, missing ${c.missing}, extra ${c.extra}, wrong ${c.wrong}; ${c.note} ${c.samples.join('; ')}`)
   for (const r of recs) log(`${r.pass ? 'pass' : 'FAIL'} recovery of ${r.faults.join(', ')}: ${r.recoveredMs === null ? 'never' : `${((r.recoveredMs - r.endMs) / 1000).toFixed(0)} s`}`)
@@ -191,7 +192,8 @@ try {
   await sampler?.stop().catch(() => undefined)
   await producer?.close().catch(() => undefined)
   await Promise.allSettled(all.filter((i) => i.alive).map((i) => i.term(30_000)))
-  await infra.dispose(false)
-  log('own servers stopped')
+  // A failing run keeps the servers' data to look into (start them again with the scripts and these ports).
+  await infra.dispose(!pass)
+  log(pass ? 'own servers stopped' : `own servers stopped; their data kept in ${infra.stateDir} (ClickHouse HTTP ${infra.ports.clickhouseHttp}, TCP ${infra.ports.clickhouseTcp}; Kafka ${infra.ports.kafka}, controller ${infra.ports.kafkaController})`)
 }
 process.exit(pass ? 0 : 1)

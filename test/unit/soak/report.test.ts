@@ -11,7 +11,7 @@ const data = (pass: boolean): ReportData => ({
     arrivalP99: [null, 0.9, 1.2, null], dlq: [0, 1, 2, 0], parked: [0, 3, 4, 0], rss: { i0: [120, 130, 131, 131], i1: [null, 110, 112, 112] },
   },
   faults: [{ label: 'broker-restart', startMs: 4000, endMs: 9000 }, { label: 'clickhouse-stop 20 s', startMs: 6000, endMs: 12_000 }],
-  checks: [{ check: 'session_facts: every fact once by FactId', expected: 10, found: 9, missing: 1, extra: 0, wrong: 0, note: '<dup>', samples: ['missing a/b'], pass }],
+  checks: [{ check: 'session_facts: every fact once by FactId', expected: 10, found: 9, missing: 1, extra: 0, wrong: 0, note: '<dup>', samples: ['missing a/b'], details: ['missing a/b'], pass }],
   recoveries: [{ faults: ['broker-restart', 'clickhouse-stop 20 s'], endMs: 12_000, recoveredMs: 15_000, pass: true }],
   memory: [{ instance: 'i0', fromMs: 5000, toMs: 15_000, startMb: 130, endMb: 131, growth: 0.0077, judged: true, pass: true }],
   notes: ['load 1.0'],
