@@ -32,7 +32,10 @@ export interface RebalanceHooks {
   revoked(partitions: readonly TopicPartition[]): Promise<void>
   /** Called after a (re)assignment, e.g. to re-apply a pause to new partitions. */
   assigned(): void
-  /** The client gave up for good (e.g. kafkajs CRASH without restart): `run` rejects if still joining. */
+  /**
+   * The client gave up for good (e.g. kafkajs CRASH without restart): `run` rejects if still
+   * joining; after the first join the consumer is built again and rejoins.
+   */
   fatal(e: unknown): void
 }
 
@@ -41,7 +44,11 @@ export interface DriverConsumerOptions {
   readonly heartbeatEveryMs: number
   /** `run` resolves at the first assignment or after this long. */
   readonly joinTimeoutMs: number
+  /** First wait before rejoining after the client gave up (doubling up to 30 s); default 1 s. */
+  readonly rejoinBackoffMs?: number
 }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /**
  * One group member over kafkajs: per-partition batches in offset order, offsets
@@ -58,6 +65,9 @@ export class DriverBackedConsumer implements BrokerConsumer {
   private stopping = false
   private inFlight: Promise<void> = Promise.resolve()
   private onFatal: (e: unknown) => void = () => undefined
+  private rejoining: Promise<void> | undefined
+  /** Times the client gave up after joining and the consumer was built again. */
+  rejoins = 0
 
   constructor(
     private readonly create: (hooks: RebalanceHooks) => DriverConsumer,
@@ -71,6 +81,18 @@ export class DriverBackedConsumer implements BrokerConsumer {
       this.onFatal = (e) => reject(brokerError('consumer group join', e))
     })
     fatal.catch(() => undefined)
+    try {
+      await this.startDriver()
+    } catch (e) {
+      throw brokerError('consumer start', e)
+    }
+    await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs), fatal])
+    // From now on a client that gives up (kafkajs does after a broker outage: "Failed to find
+    // group coordinator") is built again, or the group would silently lose this member for good.
+    this.onFatal = () => this.rejoin()
+  }
+
+  private async startDriver(): Promise<void> {
     const driver = this.create({
       assignment: this.assignment,
       revoked: (partitions) => this.revoked(partitions),
@@ -78,15 +100,32 @@ export class DriverBackedConsumer implements BrokerConsumer {
       fatal: (e) => this.onFatal(e),
     })
     this.driver = driver
-    try {
-      await driver.connect()
-      await driver.subscribe({ topics: this.topics })
-      await driver.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.eachBatch(p) })
-    } catch (e) {
-      throw brokerError('consumer start', e)
-    }
-    await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs), fatal])
-    this.onFatal = () => undefined
+    await driver.connect()
+    await driver.subscribe({ topics: this.topics })
+    await driver.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.eachBatch(p) })
+  }
+
+  private rejoin(): void {
+    if (this.stopping || this.rejoining) return
+    this.rejoining = (async () => {
+      const initial = this.options.rejoinBackoffMs ?? 1000
+      for (let attempt = 1; !this.stopping; attempt++) {
+        const old = this.driver
+        this.driver = undefined
+        await old?.disconnect().catch(() => undefined)
+        await sleep(Math.min(30_000, initial * 2 ** Math.min(attempt - 1, 10)))
+        if (this.stopping) return
+        try {
+          await this.startDriver()
+          this.rejoins++
+          return
+        } catch {
+          // the broker is still away: try again
+        }
+      }
+    })().finally(() => {
+      this.rejoining = undefined
+    })
   }
 
   async commit(offsets: readonly OffsetCommit[]): Promise<void> {
@@ -125,6 +164,7 @@ export class DriverBackedConsumer implements BrokerConsumer {
 
   async stop(): Promise<void> {
     this.stopping = true
+    await this.rejoining
     await this.inFlight
     const driver = this.driver
     this.driver = undefined

@@ -119,7 +119,7 @@ export class KafkaJsBroker implements Broker {
     consumer.on(consumer.events.CRASH, (e) => {
       void hooks.revoked(hooks.assignment.clear())
       if (!e.payload.restart) {
-        this.options.logger?.error({ client: 'kafkajs', groupId, err: String(e.payload.error) }, 'consumer crashed and will not restart')
+        this.options.logger?.error({ client: 'kafkajs', groupId, err: String(e.payload.error) }, 'consumer crashed and kafkajs will not restart it: rejoining')
         hooks.fatal(e.payload.error)
       }
     })
