@@ -23,7 +23,7 @@ export const mergedViews = (database: string, developerId: Guid, period: Period)
              argMax(tuple(SessionId, IsClosed, ifNull(DurationSeconds, 0), DeveloperId, EventTime),
                     tuple(IsClosed, IngestionTime, FactId)) AS w
       FROM ${table}
-      WHERE PropertyObjectViewId IN (
+      PREWHERE PropertyObjectViewId IN (
         SELECT PropertyObjectViewId FROM ${table}
         WHERE DeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`)})
       GROUP BY PropertyObjectViewId)
