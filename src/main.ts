@@ -4,6 +4,7 @@
 // or the chosen optional client is missing; exit 1: a server is unreachable or topics are missing.
 import { pino } from 'pino'
 import { serveOps } from './composition/ops.js'
+import { readApiSettings } from './composition/read-api-config.js'
 import { ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest } from './index.js'
 
 const fail = (code: number, message: string): never => {
@@ -22,6 +23,8 @@ const orExit2 = <T>(build: () => T): T => {
 }
 
 const config = orExit2(() => configFromEnv(process.env))
+// The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
+const readApi = orExit2(() => readApiSettings(process.env))
 const logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
 const ingest: DevStatsIngest = orExit2(() => createDevStatsIngest({ config, logger }))
 const { http } = config
@@ -45,7 +48,7 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 process.on('SIGINT', () => shutdown('SIGINT'))
 
 try {
-  ops = await serveOps(ingest, http, logger)
+  ops = await serveOps(ingest, http, logger, readApi)
 } catch (e) {
   fail(1, `cannot serve HTTP on ${http.host}:${http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}`)
 }

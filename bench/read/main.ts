@@ -81,7 +81,7 @@ const main = async (): Promise<void> => {
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
     if (reuse) log(`reusing the data of ${reuse}`)
-    else await loadBenchData(session, log)
+    else await loadBenchData(url, database, log)
     const tokens = await Promise.all(Array.from({ length: DEVELOPERS }, (_, d) => signToken(developerId(d), secret)))
     api = await startApi()
     const rows: Row[] = []

@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import Fastify, { type FastifyReply } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import type { Readiness } from '../../application/ops/readiness.js'
 import type { Logger } from '../../application/ports/logger.port.js'
+import { readApiPlugin, type ReadApiOptions } from './read-api/read-api.plugin.js'
 
 export interface OpsEndpoints {
   metrics(): Promise<{ readonly contentType: string; readonly body: string }>
@@ -13,50 +14,39 @@ export interface OpsHttpServer {
   close(): Promise<void>
 }
 
-const json = (res: ServerResponse, status: number, body: unknown): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`)
-}
+const OPS_PATHS = ['/metrics', '/health/live', '/health/ready']
+const READ_PATHS = ['/v1/session-metrics', '/v1/conversion-funnel', '/v1/openapi.json']
 
-const route = async (req: IncomingMessage, res: ServerResponse, endpoints: OpsEndpoints): Promise<void> => {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname
-  if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'GET only' })
-  switch (path) {
-    case '/metrics': {
-      const { contentType, body } = await endpoints.metrics()
-      res.writeHead(200, { 'content-type': contentType }).end(body)
-      return
-    }
-    case '/health/live':
-      return json(res, 200, { status: 'live' })
-    case '/health/ready': {
-      const r = await endpoints.readiness()
-      return json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', reasons: r.reasons })
-    }
-    default:
-      return json(res, 404, { error: 'not found', paths: ['/metrics', '/health/live', '/health/ready'] })
-  }
-}
+const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
+  reply.code(status).type('application/json').send(`${JSON.stringify(body)}\n`)
 
-/** /metrics, /health/live and /health/ready over node:http; resolves once listening. */
-export const startOpsHttpServer = (o: { host: string; port: number; endpoints: OpsEndpoints; logger: Logger }): Promise<OpsHttpServer> => {
-  const server = createServer((req, res) => {
-    route(req, res, o.endpoints).catch((e: unknown) => {
-      o.logger.error({ path: req.url, err: String(e) }, 'ops endpoint failed')
-      if (!res.headersSent) json(res, 500, { error: String(e) })
-      else res.end()
-    })
+/**
+ * /metrics, /health/live and /health/ready on one Fastify server, plus the read API (plugin) when
+ * `readApi` is given: without it the /v1 routes do not exist (404). Read-only: other methods are
+ * 405. Resolves once listening.
+ */
+export const startOpsHttpServer = async (o: { host: string; port: number; endpoints: OpsEndpoints; logger: Logger; readApi?: ReadApiOptions }): Promise<OpsHttpServer> => {
+  const app = Fastify({ logger: false, forceCloseConnections: true })
+  const paths = o.readApi ? [...OPS_PATHS, ...READ_PATHS] : OPS_PATHS
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return json(reply, 405, { error: 'GET only' })
   })
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject)
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done())
-          server.closeAllConnections()
-        }),
-      })
-    })
+  // Every failure but a rejected query (a 400 the client caused) reaches the log.
+  app.addHook('onError', async (request, _reply, error) => {
+    if (!(error as { validation?: unknown }).validation) o.logger.error({ path: request.url, err: String(error) }, 'HTTP endpoint failed')
   })
+  app.setErrorHandler(async (error, _request, reply) => json(reply, 500, { error: String(error) }))
+  app.setNotFoundHandler(async (_request, reply) => json(reply, 404, { error: 'not found', paths }))
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await o.endpoints.metrics()
+    return reply.type(contentType).send(body)
+  })
+  app.get('/health/live', async (_request, reply) => json(reply, 200, { status: 'live' }))
+  app.get('/health/ready', async (_request, reply) => {
+    const r = await o.endpoints.readiness()
+    return json(reply, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', reasons: r.reasons })
+  })
+  if (o.readApi) await app.register(readApiPlugin, o.readApi)
+  await app.listen({ port: o.port, host: o.host })
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() }
 }
