@@ -1,8 +1,7 @@
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS, DEFAULT_DEVELOPER_CLAIM, publicKeyAlgorithm, type TokenKey, type TokenSettings } from '../adapters/http/read-api/bearer-token.js'
 import { ConfigError } from './config-error.js'
+import type { Env } from './config.js'
 import { pemFile, secret } from './security-config.js'
-
-type Env = Readonly<Record<string, string | undefined>>
 
 const SECRET = 'DEV_STATS_READ_API_JWT_SECRET'
 const PUBLIC_KEY = 'DEV_STATS_READ_API_JWT_PUBLIC_KEY_FILE'

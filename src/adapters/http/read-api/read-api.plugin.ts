@@ -4,24 +4,29 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 import * as E from 'fp-ts/lib/Either.js'
 import { PortError } from '../../../application/ports/retriable.js'
-import type { DeveloperActor } from '../../../application/read/actor.js'
-import type { getConversionFunnel } from '../../../application/read/get-conversion-funnel.js'
-import type { getDeveloperSessionMetrics } from '../../../application/read/get-developer-session-metrics.js'
-import type { getFunnelScope } from '../../../application/read/get-funnel-scope.js'
+import type { DateRange, HierarchyFilter, Period } from '../../../application/ports/read-model.port.js'
+import type { AccessDenied, DeveloperActor } from '../../../application/read/actor.js'
+import type { FunnelStageReport } from '../../../application/read/get-conversion-funnel.js'
+import type { SessionMetrics } from '../../../application/read/get-developer-session-metrics.js'
+import type { ScopeLevel } from '../../../application/read/get-funnel-scope.js'
 import type { TokenRejection, TokenVerifier } from './bearer-token.js'
 import { problem, sendProblem, type ParameterError } from './problem.js'
 import { parameterErrors, strictQueryCompiler } from './query-validator.js'
 import { conversionFunnelBody, conversionFunnelQuery, errorResponses, sessionMetricsBody, sessionMetricsQuery } from './read-api.schemas.js'
 import { hierarchyFilter, MAX_RANGE_DAYS, readPeriod } from './read-query.js'
 
-/** The read use cases the routes call, as the composition root builds them (container.ts). */
+/** The read use cases the routes call: an ingest instance's `read` (createDevStatsIngest) is one. */
 export interface ReadUseCases {
-  readonly sessionMetrics: ReturnType<typeof getDeveloperSessionMetrics>
-  readonly conversionFunnel: ReturnType<typeof getConversionFunnel>
-  readonly funnelScope: ReturnType<typeof getFunnelScope>
+  /** GET /v1/session-metrics: the days from..to as the half-open period [from 00:00Z, day after to 00:00Z). */
+  sessionMetrics(actor: DeveloperActor, period: Period): Promise<E.Either<AccessDenied, SessionMetrics>>
+  /** GET /v1/conversion-funnel: the inclusive days and the hierarchy filters asked. */
+  conversionFunnel(actor: DeveloperActor, range: DateRange, filter: HierarchyFilter): Promise<E.Either<AccessDenied, readonly FunnelStageReport[]>>
+  /** The names shown beside the funnel: its developer and each level the filters narrow to. */
+  funnelScope(actor: DeveloperActor, filter: HierarchyFilter): Promise<E.Either<AccessDenied, readonly ScopeLevel[]>>
 }
 
 export interface ReadApiOptions {
+  /** What the routes read through; pass an ingest instance's `read`. */
   readonly read: ReadUseCases
   /** The only source of the actor (createTokenVerifier). */
   readonly verifyToken: TokenVerifier
