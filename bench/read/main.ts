@@ -62,6 +62,8 @@ const load = async (port: number, path: string, tokens: readonly string[]): Prom
     url: `http://127.0.0.1:${port}`,
     connections,
     duration,
+    // a slow answer is measured, not dropped as an error at autocannon's 10 s default
+    timeout: 120,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path, headers: { authorization: `Bearer ${tokens[n++ % tokens.length]}` } }) }],
   })
   return {
