@@ -1,3 +1,4 @@
+import type { ClickHouseSettings } from '@clickhouse/client'
 import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
@@ -16,11 +17,12 @@ const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
 
 /**
  * Dashboards send many small reads at once to a server with few cores: one thread per read keeps
- * them from competing for the cores. On 18.16 it also costs less CPU per query (the session
- * query with its nested IN: 280 ms of CPU with one thread, 490 ms with two, measured on the
- * bench:read data).
+ * them from competing for the cores. The key index is not used for IN (subquery): a developer's
+ * candidate views and sessions are spread over every granule anyway, and on 18.16 the index
+ * analysis costs about as much as the query (CPU per query on the bench:read data, one thread:
+ * sessions 350-395 ms with it, 183-191 ms without; views 110-134 ms, 88-93 ms).
  */
-const READ_SETTINGS = { max_threads: 1 }
+const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
