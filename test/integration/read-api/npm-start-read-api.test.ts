@@ -92,9 +92,12 @@ describe.each(KAFKA_ADAPTERS)('npm start with the read API on (%s)', (adapter) =
         return metrics.status === 200 && (metrics.body as { sessions: number }).sessions === 1
       }, 90_000, `the ingested session through the API (last: ${JSON.stringify(metrics)}):\n${service.output.slice(-3000)}`)
       expect(metrics?.body).toMatchObject({ developerId: developer, sessions: 1, totalDurationSeconds: 1234, views: { views: 1 } })
-      const funnel = await ask('/v1/conversion-funnel?from=2026-11-30&to=2026-11-30', token)
-      expect(funnel.status).toBe(200)
-      expect((funnel.body as { stages: { stage: string; count: number }[] }).stages.find((s) => s.stage === 'Views')?.count).toBe(1)
+      const views = (r: SeenResponse) => (r.body as { stages?: { stage: string; count: number }[] }).stages?.find((s) => s.stage === 'Views')?.count
+      let funnel: SeenResponse | undefined
+      await eventuallyAsync(async () => {
+        funnel = await ask('/v1/conversion-funnel?from=2026-11-30&to=2026-11-30', token)
+        return funnel.status === 200 && views(funnel) === 1
+      }, 60_000, `the ingested view in the funnel (last: ${JSON.stringify(funnel)})`)
 
       expect((await ask('/v1/session-metrics?from=2026-11-30&to=2026-11-30')).status).toBe(401)
       expect((await ask('/v1/conversion-funnel?from=2026-11-30&to=2026-11-30', `${token}x`)).status).toBe(401)
