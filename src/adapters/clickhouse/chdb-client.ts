@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { PortError } from '../../application/ports/retriable.js'
+import { OptionalPackageMissing } from '../optional-package-missing.js'
 
 const INSTALL = [
   'DEV_STATS_STORE=embedded needs the optional package chdb (ClickHouse in-process, about 550 MB of native libraries),',
@@ -9,10 +9,9 @@ const INSTALL = [
 ].join('\n')
 
 /** The optional chdb package is absent: the embedded store cannot open. */
-export class EmbeddedStoreMissing extends PortError {
+export class EmbeddedStoreMissing extends OptionalPackageMissing {
   constructor(cause: unknown) {
-    super(`${INSTALL}\ncause: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, false, { cause })
-    this.name = 'EmbeddedStoreMissing'
+    super('EmbeddedStoreMissing', INSTALL, cause)
   }
 }
 

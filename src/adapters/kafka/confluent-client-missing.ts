@@ -1,4 +1,4 @@
-import { PortError } from '../../application/ports/retriable.js'
+import { OptionalPackageMissing } from '../optional-package-missing.js'
 
 // Its own module: the public entry exports this error, and its types must not reach the optional
 // client's typings (a host installed with --omit=optional has none).
@@ -16,9 +16,8 @@ const INSTALL = [
 ].join('\n')
 
 /** The optional librdkafka client is absent or its native part did not build. */
-export class ConfluentClientMissing extends PortError {
+export class ConfluentClientMissing extends OptionalPackageMissing {
   constructor(cause: unknown) {
-    super(`${INSTALL}\ncause: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, false, { cause })
-    this.name = 'ConfluentClientMissing'
+    super('ConfluentClientMissing', INSTALL, cause)
   }
 }
