@@ -197,3 +197,7 @@ export const compareStops = (stops: readonly StopOutcome[]): CheckRow => {
   const slowest = Math.max(0, ...stops.map((s) => s.seconds))
   return row('SIGTERM: clean exit (0)', stops.length, stops.length - unclean.length, 0, 0, failing.length, samples, `slowest stop ${slowest.toFixed(1)} s; ${unclean.length - failing.length} unclean while the broker was down`)
 }
+
+/** Instances that exited without being killed or stopped by the soak: each one is a crash. */
+export const compareCrashes = (crashes: readonly string[]): CheckRow =>
+  row('no instance exits on its own', 0, crashes.length, 0, crashes.length, 0, [...crashes], 'a crash is restarted (as a supervisor would) and counted here')

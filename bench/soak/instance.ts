@@ -19,6 +19,8 @@ export class Instance {
   private readonly log: WriteStream
   private servicePid: number | undefined
   private gone = false
+  /** Set before the soak kills or stops it: any other exit is a crash. */
+  expected = false
 
   constructor(
     /** e.g. `i0 kafkajs #2` (slot, client, incarnation). */
@@ -61,12 +63,14 @@ export class Instance {
 
   /** SIGKILL to the whole group: no shutdown, no commit, no leaving the groups. */
   async kill(): Promise<void> {
+    this.expected = true
     this.signal('SIGKILL')
     await this.exited
   }
 
   /** SIGTERM to the group (as systemd or a container runtime sends it), SIGKILL after `timeoutMs`. */
   async term(timeoutMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.expected = true
     this.signal('SIGTERM')
     const timer = setTimeout(() => this.signal('SIGKILL'), timeoutMs)
     const r = await this.exited
@@ -92,6 +96,8 @@ export class Instance {
       const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.servicePid}/status`, 'utf8'))?.[1]
       return kb === undefined ? undefined : Number(kb) / 1024
     } catch {
+      // That process is gone (it was npm's prestart step, say): look for the service again next time.
+      this.servicePid = undefined
       return undefined
     }
   }
@@ -106,7 +112,7 @@ export class Instance {
   }
 }
 
-/** The service: the process of npm's group other than npm itself with the largest resident set. */
+/** The service: the node process of npm's group other than npm itself with the largest resident set. */
 const serviceOf = (npmPid: number): number | undefined => {
   let best: { pid: number; rss: number } | undefined
   for (const name of readdirSync('/proc')) {

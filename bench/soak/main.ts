@@ -7,7 +7,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
 import { freePort } from '../../test/support/http.js'
-import { compareStops } from './checker.js'
+import { compareCrashes, compareStops } from './checker.js'
 import { EndCheck } from './end-check.js'
 import { FaultRunner, type Fleet } from './faults.js'
 import { SoakInfra } from './infra.js'
@@ -42,6 +42,10 @@ const infra = new SoakInfra(mkdtempSync(join(tmpdir(), 'dev-stats-soak-')), {
   clickhouseHttp: await freePort(), clickhouseTcp: await freePort(), kafka: await freePort(), kafkaController: await freePort(),
 })
 const all: Instance[] = []
+const base: Instance[] = []
+const crashes: string[] = []
+let stoppingAll = false
+let tStart: number | undefined
 let producer: SoakProducer | undefined
 let sampler: Sampler | undefined
 let faults: FaultRunner | undefined
@@ -79,10 +83,18 @@ try {
       DEV_STATS_KAFKA_CLIENT_ID: `dev-stats-soak-${name}`,
     }, logFileOf(logDir, `${name}-${client}-${n}`))
     all.push(instance)
+    // An instance that dies on its own (a crash) is a finding; the slot is started again, as a supervisor would.
+    void instance.consuming.then(async (consuming) => {
+      if (!consuming) return
+      const exit = await instance.exited
+      if (instance.expected || stoppingAll) return
+      crashes.push(`${instance.label} exited on its own (${exit.code ?? exit.signal}) at ${Math.round((Date.now() - (tStart ?? Date.now())) / 1000)} s`)
+      log(`CRASH ${crashes.at(-1)}`)
+      if (typeof slot === 'number' && base[slot] === instance) base[slot] = await startUntilConsuming(() => make(slot), 600_000)
+    })
     return instance
   }
   for (let i = 0; i < options.instances; i++) ports.set(`i${i}`, await freePort())
-  const base: Instance[] = []
   const fleet: Fleet = {
     slots: options.instances,
     current: (slot) => base[slot] as Instance,
@@ -99,6 +111,7 @@ try {
   const targets = CONSUMERS.map((c) => ({ groupId: c.groupId, source: c.topic, retry: `${c.groupId}.retry`, rate: (options.rate * (SHARES[c.key] ?? 0)) / totalShare }))
   const p = producer
   const t0 = Date.now()
+  tStart = t0
   sampler = new Sampler(t0, infra.kafkaBrokers, targets, () => all.filter((i) => i.alive), () => p.acked)
   faults = new FaultRunner(t0, infra, fleet, log)
   const schedule = faultSchedule({ seed: options.seed, minutes: options.minutes, instances: options.instances })
@@ -140,7 +153,7 @@ try {
   await sampler.stop()
   await producer.close()
 
-  const checks = [...(await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).run(ledgerFile)), compareStops(faults.terms)]
+  const checks = [...(await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).run(ledgerFile)), compareStops(faults.terms), compareCrashes(crashes)]
   const series = sampler.series
   const lagSamples = series.t.map((t, i) => ({ t: t * 1000, lag: series.behind[i] ?? null }))
   const recs = recoveries(faults.spans, lagSamples, CAUGHT_UP_SECONDS, RECOVERY_LIMIT_MS)
@@ -191,6 +204,7 @@ try {
   await faults?.settle().catch(() => undefined)
   await sampler?.stop().catch(() => undefined)
   await producer?.close().catch(() => undefined)
+  stoppingAll = true
   await Promise.allSettled(all.filter((i) => i.alive).map((i) => i.term(30_000)))
   // A failing run keeps the servers' data to look into (start them again with the scripts and these ports).
   await infra.dispose(!pass)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareCounts, compareDeadLetters, compareDims, compareSortedKeys, compareStops } from '../../../bench/soak/checker.js'
+import { compareCounts, compareDeadLetters, compareDims, compareSortedKeys, compareStops, compareCrashes } from '../../../bench/soak/checker.js'
 
 // The end check's comparisons against hand-made outcomes: what passes, and each way to fail.
 describe('soak end check: facts by key (sorted merge)', () => {
@@ -68,5 +68,12 @@ describe('soak end check: SIGTERM stops', () => {
     expect(compareStops([stop(0, false), stop(0, true)]).pass).toBe(true)
     expect(compareStops([stop(null, true)])).toMatchObject({ pass: true, found: 0 })
     expect(compareStops([stop(1, false)])).toMatchObject({ pass: false, wrong: 1 })
+  })
+})
+
+describe('soak end check: crashes', () => {
+  it('fails on any instance that exited on its own', () => {
+    expect(compareCrashes([]).pass).toBe(true)
+    expect(compareCrashes(['i1 confluent #1 exited on its own (SIGSEGV) at 75 s'])).toMatchObject({ extra: 1, pass: false })
   })
 })
