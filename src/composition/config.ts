@@ -26,6 +26,8 @@ export interface IngestConfig {
   readonly viewSources: readonly string[]
   /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
   readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number; readonly lagIntervalMs: number }
+  /** DEV_STATS_READ_CACHE_ENTRIES: read answers kept while the store's data behind them is unchanged; 0 = no cache. */
+  readonly readCache: { readonly maxEntries: number }
 }
 
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
@@ -96,6 +98,15 @@ const identifier = (env: Env, name: string, fallback: string): string => {
   const raw = env[name] || fallback
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(raw)) throw new ConfigError(name, `must be an identifier [A-Za-z_][A-Za-z0-9_]*, got "${raw}"`)
   return raw
+}
+
+/** A count where 0 means none (off). */
+const count = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(n)) throw new ConfigError(name, `must be a whole number, 0 for none, got "${raw}"`)
+  return n
 }
 
 /** A TCP port; 0 turns the listener off. */
@@ -171,5 +182,6 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       readyMaxRetrySeconds: int(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
       lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
     },
+    readCache: { maxEntries: count(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000) },
   }
 }

@@ -47,11 +47,13 @@ export const withOverrides = {
       close: async () => undefined,
     }
   },
-  store: (s: StoreAdapters, o: PortOverrides): StoreAdapters => ({
+  store: ({ dataVersions, ...s }: StoreAdapters, o: PortOverrides): StoreAdapters => ({
     ...s,
     factStore: o.factStore ?? s.factStore,
     dimensionReader: o.dimensionReader ?? s.dimensionReader,
     readModel: o.readModel ?? s.readModel,
     stageProgress: o.stageProgress ?? s.stageProgress,
+    // the store's versions say nothing about a host's own read model
+    ...(dataVersions && !o.readModel ? { dataVersions } : {}),
   }),
 }

@@ -3,6 +3,7 @@ import type { FactStore } from '../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../application/ports/stage-progress.port.js'
 import { InMemoryStageProgressReader } from '../adapters/memory/in-memory-stage-progress.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
+import type { DataVersionReader } from '../application/ports/data-version.port.js'
 import { embeddedAdapters, serverAdapters, type ClickHouseAdapters } from '../adapters/clickhouse/clickhouse-adapters.factory.js'
 import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
@@ -25,6 +26,8 @@ export interface StoreAdapters {
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
   readonly stageProgress: StageProgressReader
+  /** What the store holds now, where it can tell (a single ClickHouse server, the embedded one): lets reads be cached. */
+  readonly dataVersions?: DataVersionReader
   /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
   /** Applies the package's migrations/ that the store lacks; the versions applied (none for memory). */

@@ -1,6 +1,7 @@
 import { inject } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
 import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
@@ -8,6 +9,7 @@ import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-re
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { CachedReadModel } from '../../src/application/read/cached-read-model.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
 import type { DimensionReaderFixture } from '../../src/testing/contracts/dimension-reader.contract.js'
 import type { StageProgressFixture } from '../../src/testing/contracts/stage-progress.contract.js'
@@ -56,6 +58,12 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
 export const factStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
   await resetDatabase(session)
   return { store: new ClickHouseFactStore(session), readModel: new ClickHouseReadModel(session), forceMerge: () => forceMerge(session) }
+}
+
+/** The same, reading through the read cache the composition root puts in front of a single server. */
+export const cachedFactStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
+  const f = await factStoreFixture(session)
+  return { ...f, readModel: new CachedReadModel(f.readModel, new ClickHouseDataVersions(session), { maxEntries: 1000 }) }
 }
 
 export const stageProgressFixture = async (session: ClickHouseSession): Promise<StageProgressFixture> => {

@@ -3,6 +3,8 @@ import type { FactStore } from '../../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../../application/ports/stage-progress.port.js'
 import { ClickHouseStageProgressReader } from './clickhouse-stage-progress.js'
 import type { ReadModel } from '../../application/ports/read-model.port.js'
+import type { DataVersionReader } from '../../application/ports/data-version.port.js'
+import { ClickHouseDataVersions } from './clickhouse-data-versions.js'
 import { ClickHouseDimensionReader } from './clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from './clickhouse-fact-store.js'
 import { migrate } from './clickhouse-migrator.js'
@@ -17,6 +19,8 @@ export interface ClickHouseAdapters {
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
   readonly stageProgress: StageProgressReader
+  /** Absent on a cluster: one server's system.parts does not see the other shards' writes. */
+  readonly dataVersions?: DataVersionReader
 }
 
 const over = (session: ClickHouseSession): ClickHouseAdapters => ({
@@ -25,6 +29,7 @@ const over = (session: ClickHouseSession): ClickHouseAdapters => ({
   dimensionReader: new ClickHouseDimensionReader(session),
   readModel: new ClickHouseReadModel(session),
   stageProgress: new ClickHouseStageProgressReader(session),
+  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session) }),
 })
 
 /** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */

@@ -2,7 +2,7 @@ import { isGuid, type Guid } from '../../domain/guid.js'
 
 /**
  * The one typed SQL renderer. Values reach SQL text only through here, and only as already
- * validated UUIDs, calendar dates and safe integers: bound as query parameters where the server
+ * validated UUIDs, calendar dates, safe integers and names (identifier-shaped strings): bound as query parameters where the server
  * supports them ('bound'), rendered as checked literals where it does not ('inline', 18.16).
  * Identifiers (the configured database) are checked names, never input values.
  */
@@ -10,6 +10,7 @@ export type SqlValue =
   | { readonly kind: 'UUID'; readonly value: Guid }
   | { readonly kind: 'Date'; readonly value: string }
   | { readonly kind: 'Int64'; readonly value: number }
+  | { readonly kind: 'String'; readonly value: string }
 
 interface SqlIdent {
   readonly kind: 'ident'
@@ -50,6 +51,12 @@ export const int = (value: number): SqlValue => {
   return { kind: 'Int64', value }
 }
 
+/** A database or table name as a string value (e.g. to filter system tables); identifier-shaped only. */
+export const name = (value: string): SqlValue => {
+  if (!IDENT.test(value)) throw new TypeError(`not a name: ${JSON.stringify(value)}`)
+  return { kind: 'String', value }
+}
+
 export const ident = (name: string): SqlIdent => {
   if (!IDENT.test(name)) throw new TypeError(`not an identifier: ${JSON.stringify(name)}`)
   return { kind: 'ident', name }
@@ -73,6 +80,8 @@ const literal = (v: SqlValue): string => {
       return `toDate('${v.value}')`
     case 'Int64':
       return `toInt64(${v.value})`
+    case 'String':
+      return `'${v.value}'`
   }
 }
 

@@ -9,7 +9,7 @@ import { factStoreContract } from '../../../src/testing/contracts/fact-store.con
 import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { DATABASE, cachedFactStoreFixture, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
 // the inline renderer forced, so the 18.16 fallback path is proven on a current ClickHouse too.
@@ -23,6 +23,7 @@ const suite = (dialect: Dialect) =>
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
+    viewMergeContract(`embedded chdb (${dialect}), cached reads`, () => cachedFactStoreFixture(session))
     dimensionNamesContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
     stageProgressContract(`embedded chdb (${dialect})`, () => stageProgressFixture(session))

@@ -5,7 +5,7 @@ import { dimensionReaderContract } from '../../../src/testing/contracts/dimensio
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { DATABASE, cachedFactStoreFixture, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
@@ -16,3 +16,9 @@ viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionNamesContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
 stageProgressContract('ClickHouse server (HTTP)', () => stageProgressFixture(session))
+
+// The same reads through the read cache: every contract case writes, reads, writes again and
+// reads again, so a cached answer that outlived a write (an insert or a merge) fails here.
+factStoreContract('ClickHouse server (HTTP), cached reads', () => cachedFactStoreFixture(session))
+viewMergeContract('ClickHouse server (HTTP), cached reads', () => cachedFactStoreFixture(session))
+dimensionNamesContract('ClickHouse server (HTTP), cached reads', () => cachedFactStoreFixture(session))

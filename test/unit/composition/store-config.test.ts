@@ -5,6 +5,8 @@ import { TOKENS } from '../../../src/composition/tokens.js'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
+import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
 
 describe('store settings', () => {
   it('defaults: memory store, local server settings, a project-local embedded directory', () => {
@@ -36,8 +38,19 @@ describe('store settings', () => {
     expect(resolve({}).get(TOKENS.FactStore)).toBeInstanceOf(InMemoryFactStore)
     const server = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })
     expect(server.get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
-    expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
+    expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(CachedReadModel)
+    expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_READ_CACHE_ENTRIES: '0' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
+    // a cluster's other shards write where this server's system.parts cannot see: no cache there
+    expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_CLUSTER: 'c' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
+    expect(resolve({}).get(TOKENS.ReadModel)).toBeInstanceOf(InMemoryReadModel)
     expect(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }).get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
+  })
+
+  it('DEV_STATS_READ_CACHE_ENTRIES: 10,000 answers by default, 0 for none, a clear error otherwise', () => {
+    expect(loadConfig({}).readCache).toEqual({ maxEntries: 10_000 })
+    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '0' }).readCache).toEqual({ maxEntries: 0 })
+    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '250' }).readCache).toEqual({ maxEntries: 250 })
+    for (const bad of ['-1', '1.5', 'lots']) expect(() => loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: bad })).toThrow('DEV_STATS_READ_CACHE_ENTRIES')
   })
 
   it('DEV_STATS_VIEW_SOURCES: the eight defaults, a configured list, a clear error for a bad one', () => {

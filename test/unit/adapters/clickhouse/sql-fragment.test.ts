@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { date, ident, int, join, render, sql, uuid } from '../../../../src/adapters/clickhouse/sql-fragment.js'
+import { date, ident, int, join, name, render, sql, uuid } from '../../../../src/adapters/clickhouse/sql-fragment.js'
 import type { Guid } from '../../../../src/domain/guid.js'
 
 const G = 'AAAAAAAA-1111-2222-3333-444444444444' as Guid
 
 describe('the typed SQL renderer', () => {
-  const q = sql`SELECT 1 FROM ${ident('db')}.t WHERE Id IN (${join([uuid(G), uuid(G)], ', ')}) AND d >= ${date('2026-11-30')} AND n < ${int(-5)}`
+  const q = sql`SELECT 1 FROM ${ident('db')}.t WHERE Id IN (${join([uuid(G), uuid(G)], ', ')}) AND d >= ${date('2026-11-30')} AND n < ${int(-5)} AND db = ${name('dev_stats')}`
 
   it('binds values as typed query parameters where the server supports them', () => {
     expect(render(q, 'bound')).toEqual({
-      query: 'SELECT 1 FROM db.t WHERE Id IN ({p0:UUID}, {p1:UUID}) AND d >= {p2:Date} AND n < {p3:Int64}',
-      params: { p0: G.toLowerCase(), p1: G.toLowerCase(), p2: '2026-11-30', p3: -5 },
+      query: 'SELECT 1 FROM db.t WHERE Id IN ({p0:UUID}, {p1:UUID}) AND d >= {p2:Date} AND n < {p3:Int64} AND db = {p4:String}',
+      params: { p0: G.toLowerCase(), p1: G.toLowerCase(), p2: '2026-11-30', p3: -5, p4: 'dev_stats' },
     })
   })
 
   it('renders checked literals for servers without query parameters (18.16)', () => {
     const lower = G.toLowerCase()
     expect(render(q, 'inline')).toEqual({
-      query: `SELECT 1 FROM db.t WHERE Id IN (toUUID('${lower}'), toUUID('${lower}')) AND d >= toDate('2026-11-30') AND n < toInt64(-5)`,
+      query: `SELECT 1 FROM db.t WHERE Id IN (toUUID('${lower}'), toUUID('${lower}')) AND d >= toDate('2026-11-30') AND n < toInt64(-5) AND db = 'dev_stats'`,
       params: {},
     })
   })
@@ -32,6 +32,7 @@ describe('the typed SQL renderer', () => {
     ['NaN', () => int(Number.NaN)],
     ['an identifier with a dot', () => ident('db.t')],
     ['an identifier with a space', () => ident('x; DROP')],
+    ['a name with a quote', () => name("db' OR 1=1 --")],
   ])('refuses %s', (_, build) => {
     expect(build).toThrow(TypeError)
   })

@@ -1,0 +1,12 @@
+/** The groups of tables the read side answers from. */
+export type ReadSource = 'views' | 'sessions' | 'funnel' | 'dimensions'
+
+/**
+ * What the store holds now, as a token per source that changes with every write to it (an
+ * insert, a merge, a mutation, a dropped partition). Equal tokens, equal answers: a read cache
+ * may reuse an answer only while its sources' tokens are unchanged. A source with no data may be
+ * absent.
+ */
+export interface DataVersionReader {
+  versions(): Promise<ReadonlyMap<ReadSource, string>>
+}

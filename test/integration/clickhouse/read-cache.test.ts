@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClickHouseDataVersions } from '../../../src/adapters/clickhouse/clickhouse-data-versions.js'
+import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
+import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
+import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
+import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
+import { DATABASE, clickhouseUrl, forceMerge, resetDatabase } from '../../support/clickhouse.js'
+
+// The read cache on the real server: the versions it keys answers by change with every insert
+// and merge of the tables a read depends on (and only those), so a cached answer is never stale.
+const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const versions = new ClickHouseDataVersions(session)
+const store = new ClickHouseFactStore(session)
+const T = at('2026-11-30T10:00:00Z')
+const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
+const RANGE = { fromDate: '2026-11-01', toDate: '2026-11-30' }
+
+/** The server's read model, counting the queries that reach it. */
+const counted = () => {
+  const inner = new ClickHouseReadModel(session)
+  const calls = { n: 0 }
+  const spy: ReadModel = {
+    sessionTotals: (...a) => (calls.n++, inner.sessionTotals(...a)),
+    viewTotals: (...a) => (calls.n++, inner.viewTotals(...a)),
+    dimensionNames: (...a) => (calls.n++, inner.dimensionNames(...a)),
+    funnelCounts: (...a) => (calls.n++, inner.funnelCounts(...a)),
+  }
+  return { calls, cached: new CachedReadModel(spy, versions, { maxEntries: 100 }) }
+}
+
+beforeAll(() => resetDatabase(session))
+afterAll(() => session.close())
+
+describe('the read cache over the ClickHouse server', () => {
+  it('versions: unchanged without writes; an insert or a merge changes only the tables it touched', async () => {
+    await store.append([sessionFact(), viewFact(dimPath(), id(), T)], T)
+    const before = await versions.versions()
+    expect([...before.keys()].sort()).toEqual(['sessions', 'views'])
+    expect(await versions.versions()).toEqual(before)
+    await store.append([viewFact(dimPath(), id(), T)], T)
+    const afterInsert = await versions.versions()
+    expect(afterInsert.get('views')).not.toBe(before.get('views'))
+    expect(afterInsert.get('sessions')).toBe(before.get('sessions'))
+    await forceMerge(session)
+    const afterMerge = await versions.versions()
+    expect(afterMerge.get('views')).not.toBe(afterInsert.get('views'))
+  })
+
+  it('a repeated read costs no query; a write behind it is in the very next read', async () => {
+    const { calls, cached } = counted()
+    const dev = id()
+    const s = id()
+    await store.append([sessionFact({ sessionId: s, durationSeconds: 40 }), viewFact(dimPath(dev), s, T)], T)
+    expect((await cached.sessionTotals(dev, NOV)).sessions).toBe(1)
+    expect((await cached.sessionTotals(dev, NOV)).sessions).toBe(1)
+    expect(calls.n).toBe(1)
+    const s2 = id()
+    await store.append([sessionFact({ sessionId: s2, durationSeconds: 60 }), viewFact(dimPath(dev), s2, T)], T)
+    expect(await cached.sessionTotals(dev, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 100 })
+    expect(calls.n).toBe(2)
+  })
+
+  it('funnel counts and names: a new stage event and a renamed dimension are read at once', async () => {
+    const { cached } = counted()
+    const path = dimPath()
+    await store.append([funnelFact('Views', path, id(), T)], T)
+    expect((await cached.funnelCounts(path.developerId, RANGE, {})).Views).toBe(1)
+    await store.append([funnelFact('Views', path, id(), T)], T)
+    expect((await cached.funnelCounts(path.developerId, RANGE, {})).Views).toBe(2)
+    await store.append([upperDimFact('developer', path.developerId, T, 'Old name')], T)
+    expect((await cached.dimensionNames('developer', [path.developerId])).get(path.developerId)).toBe('Old name')
+    await store.append([upperDimFact('developer', path.developerId, T + 1000, 'New name')], T)
+    expect((await cached.dimensionNames('developer', [path.developerId])).get(path.developerId)).toBe('New name')
+  })
+})

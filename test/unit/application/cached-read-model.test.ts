@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest'
+import type { DataVersionReader, ReadSource } from '../../../src/application/ports/data-version.port.js'
+import type { Period, ReadModel, SessionTotals } from '../../../src/application/ports/read-model.port.js'
+import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
+import { freshReads } from '../../../src/application/read/fresh-reads.js'
+import type { Guid } from '../../../src/domain/guid.js'
+import type { Instant } from '../../../src/domain/instant.js'
+
+const D1 = '11111111-1111-4111-8111-111111111111' as Guid
+const D2 = '22222222-2222-4222-8222-222222222222' as Guid
+const YEAR: Period = { from: Date.UTC(2026, 0, 1) as Instant, to: Date.UTC(2027, 0, 1) as Instant }
+const MONTH: Period = { from: Date.UTC(2026, 5, 1) as Instant, to: Date.UTC(2026, 6, 1) as Instant }
+
+const totals = (sessions: number): SessionTotals => ({
+  sessions,
+  guestSessions: sessions,
+  userSessions: 0,
+  totalDurationSeconds: 0,
+  minDurationSeconds: 0,
+  maxDurationSeconds: 0,
+})
+
+/** A store whose answers and versions the test moves; counts the queries that reach it. */
+const fakeStore = () => {
+  const state = { sessions: 1, views: 'v1', sessionsVersion: 's1', funnel: 'f1', queries: 0, probes: 0, fail: false }
+  const inner: ReadModel = {
+    sessionTotals: async () => {
+      state.queries++
+      await Promise.resolve()
+      if (state.fail) throw new Error('store down')
+      return totals(state.sessions)
+    },
+    viewTotals: async () => (state.queries++, { views: state.sessions, closedViews: 0, totalViewSeconds: 0 }),
+    dimensionNames: async (_level, ids) => (state.queries++, new Map(ids.map((i) => [i, `name of ${i}`]))),
+    funnelCounts: async () => {
+      state.queries++
+      return { Views: state.sessions, Favorites: 0, Selections: 0, Leads: 0, Bookings: 0, BookingsPaid: 0, Deals: 0, DealsCompleted: 0 }
+    },
+  }
+  const versions: DataVersionReader = {
+    versions: async () => {
+      state.probes++
+      return new Map<ReadSource, string>([
+        ['views', state.views],
+        ['sessions', state.sessionsVersion],
+        ['funnel', state.funnel],
+      ])
+    },
+  }
+  return { state, inner, versions }
+}
+
+describe('the read cache', () => {
+  it('answers a repeated read from memory while the versions of its sources stay the same', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    state.sessions = 7 // a change the versions do not show would be a broken version reader; here it proves the reuse
+    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    expect(state.queries).toBe(1)
+  })
+
+  it('reads again once a source it depends on changed, and not for a source it does not read', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    await cached.sessionTotals(D1, YEAR)
+    state.sessions = 2
+    state.funnel = 'f2'
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    state.sessionsVersion = 's2'
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(2)
+    state.sessions = 3
+    state.views = 'v2'
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(3)
+    expect(state.queries).toBe(3)
+  })
+
+  it('keeps developers, periods and filters apart', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionTotals(D2, YEAR)
+    await cached.sessionTotals(D1, MONTH)
+    await cached.viewTotals(D1, YEAR)
+    const range = { fromDate: '2026-01-01', toDate: '2026-12-31' }
+    await cached.funnelCounts(D1, range, {})
+    await cached.funnelCounts(D1, range, { projectId: D2 })
+    await cached.funnelCounts(D1, range, { buildingId: D2 })
+    await cached.dimensionNames('developer', [D1])
+    await cached.dimensionNames('project', [D1])
+    expect(state.queries).toBe(9)
+    await cached.funnelCounts(D1, range, { projectId: D2 })
+    expect(state.queries).toBe(9)
+  })
+
+  it('shares one query among identical concurrent reads', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const answers = await Promise.all(Array.from({ length: 10 }, () => cached.sessionTotals(D1, YEAR)))
+    expect(answers).toEqual(Array.from({ length: 10 }, () => totals(1)))
+    expect(state.queries).toBe(1)
+    expect(state.probes).toBe(2) // the first read's, then one shared by the nine that arrived while it ran
+  })
+
+  it('does not keep a failure', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    state.fail = true
+    await expect(cached.sessionTotals(D1, YEAR)).rejects.toThrow('store down')
+    state.fail = false
+    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    expect(state.queries).toBe(2)
+  })
+
+  it('keeps at most maxEntries answers, dropping the least recently used', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 2 })
+    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionTotals(D2, YEAR)
+    await cached.sessionTotals(D1, YEAR) // D1 is now the most recent
+    await cached.sessionTotals(D1, MONTH) // drops D2
+    expect(state.queries).toBe(3)
+    await cached.sessionTotals(D1, YEAR)
+    expect(state.queries).toBe(3)
+    await cached.sessionTotals(D2, YEAR)
+    expect(state.queries).toBe(4)
+  })
+
+  it('never answers from before the read arrived: a write seen by the store before the read is in the answer', async () => {
+    const { state, inner, versions } = fakeStore()
+    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    await cached.sessionTotals(D1, YEAR)
+    state.sessions = 5
+    state.sessionsVersion = 's5'
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(5)
+  })
+})
+
+describe('fresh reads', () => {
+  const deferred = () => {
+    let resolve!: (v: number) => void
+    const promise = new Promise<number>((r) => (resolve = r))
+    return { promise, resolve }
+  }
+
+  it('gives each caller a call started after its own, with one call in flight and waiting callers sharing the next', async () => {
+    const calls: ReturnType<typeof deferred>[] = []
+    const read = freshReads(() => {
+      const d = deferred()
+      calls.push(d)
+      return d.promise
+    })
+    const first = read()
+    const second = read()
+    const third = read()
+    expect(calls).toHaveLength(1)
+    calls[0]?.resolve(1)
+    expect(await first).toBe(1)
+    await new Promise((r) => setImmediate(r))
+    expect(calls).toHaveLength(2)
+    calls[1]?.resolve(2)
+    expect(await second).toBe(2)
+    expect(await third).toBe(2)
+    const fourth = read()
+    expect(calls).toHaveLength(3)
+    calls[2]?.resolve(3)
+    expect(await fourth).toBe(3)
+  })
+
+  it('passes a failure to its callers and starts afresh after it', async () => {
+    let n = 0
+    const read = freshReads(async () => {
+      n++
+      if (n === 1) throw new Error('probe failed')
+      return n
+    })
+    await expect(read()).rejects.toThrow('probe failed')
+    expect(await read()).toBe(2)
+  })
+})
