@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { DataVersionReader, ReadSource } from '../ports/data-version.port.js'
@@ -9,29 +10,25 @@ export interface ReadCacheOptions {
   readonly maxEntries: number
 }
 
-interface Entry {
-  readonly version: string
-  readonly value: unknown
-}
-
 /**
  * A ReadModel that answers a repeated question from memory while the store's data behind it is
  * unchanged, so a dashboard's many identical reads cost one query. Never stale: every read first
- * learns the store's current version with a probe started after the read arrived (concurrent
- * reads share probes), and an answer is reused only under the version it was computed at.
- * Concurrent identical reads share one query; failures are not kept.
+ * learns the store's current versions with a probe started after the read arrived (concurrent
+ * reads share probes), and an answer is kept under the versions it was computed at, so a changed
+ * source is a new key (the old answer ages out). Concurrent identical reads share one query
+ * (LRUCache.fetch); failures are not kept.
  */
 export class CachedReadModel implements ReadModel {
-  private readonly entries = new Map<string, Entry>()
-  private readonly running = new Map<string, Promise<unknown>>()
+  private readonly answers: LRUCache<string, object, () => Promise<object>>
   private readonly versions: () => Promise<ReadonlyMap<ReadSource, string>>
 
   constructor(
     private readonly inner: ReadModel,
     versions: DataVersionReader,
-    private readonly options: ReadCacheOptions,
+    options: ReadCacheOptions,
   ) {
     this.versions = freshReads(() => versions.versions())
+    this.answers = new LRUCache({ max: options.maxEntries, fetchMethod: (_key, _stale, { context }) => context() })
   }
 
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
@@ -52,36 +49,9 @@ export class CachedReadModel implements ReadModel {
     return this.cached(['funnel'], key, () => this.inner.funnelCounts(developerId, range, filter))
   }
 
-  private async cached<T>(sources: readonly ReadSource[], keyParts: readonly unknown[], read: () => Promise<T>): Promise<T> {
-    const key = JSON.stringify(keyParts)
+  private async cached<T extends object>(sources: readonly ReadSource[], question: readonly unknown[], read: () => Promise<T>): Promise<T> {
     const now = await this.versions()
-    const version = JSON.stringify(sources.map((s) => now.get(s) ?? ''))
-    const entry = this.entries.get(key)
-    if (entry?.version === version) {
-      // re-inserted: a Map iterates in insertion order, so the first key is the least recently used
-      this.entries.delete(key)
-      this.entries.set(key, entry)
-      return entry.value as T
-    }
-    const flight = `${key}@${version}`
-    let pending = this.running.get(flight) as Promise<T> | undefined
-    if (!pending) {
-      pending = read()
-      this.running.set(flight, pending)
-      pending.then(
-        (value) => this.keep(key, { version, value }),
-        () => undefined,
-      ).finally(() => this.running.delete(flight))
-    }
-    return pending
-  }
-
-  private keep(key: string, entry: Entry): void {
-    this.entries.delete(key)
-    this.entries.set(key, entry)
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string
-      this.entries.delete(oldest)
-    }
+    const key = JSON.stringify([...question, ...sources.map((s) => now.get(s) ?? '')])
+    return (await this.answers.fetch(key, { context: read })) as T
   }
 }
