@@ -21,7 +21,7 @@ const totals = (sessions: number): SessionTotals => ({
 })
 
 /** A store whose answers and versions the test moves; counts the queries that reach it. */
-const fakeStore = () => {
+const fakeStore = (maxEntries = 100) => {
   const state = { sessions: 1, views: 'v1', sessionsVersion: 's1', funnel: 'f1', queries: 0, probes: 0, fail: false }
   const inner: ReadModel = {
     sessionTotals: async () => {
@@ -47,13 +47,12 @@ const fakeStore = () => {
       ])
     },
   }
-  return { state, inner, versions }
+  return { state, cached: new CachedReadModel(inner, versions, { maxEntries }) }
 }
 
 describe('the read cache', () => {
   it('answers a repeated read from memory while the versions of its sources stay the same', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
     state.sessions = 7 // a change the versions do not show would be a broken version reader; here it proves the reuse
     expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
@@ -61,8 +60,7 @@ describe('the read cache', () => {
   })
 
   it('reads again once a source it depends on changed, and not for a source it does not read', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     await cached.sessionTotals(D1, YEAR)
     state.sessions = 2
     state.funnel = 'f2'
@@ -76,8 +74,7 @@ describe('the read cache', () => {
   })
 
   it('keeps developers, periods and filters apart', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     await cached.sessionTotals(D1, YEAR)
     await cached.sessionTotals(D2, YEAR)
     await cached.sessionTotals(D1, MONTH)
@@ -94,8 +91,7 @@ describe('the read cache', () => {
   })
 
   it('shares one query among identical concurrent reads', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     const answers = await Promise.all(Array.from({ length: 10 }, () => cached.sessionTotals(D1, YEAR)))
     expect(answers).toEqual(Array.from({ length: 10 }, () => totals(1)))
     expect(state.queries).toBe(1)
@@ -103,8 +99,7 @@ describe('the read cache', () => {
   })
 
   it('does not keep a failure', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     state.fail = true
     await expect(cached.sessionTotals(D1, YEAR)).rejects.toThrow('store down')
     state.fail = false
@@ -113,8 +108,7 @@ describe('the read cache', () => {
   })
 
   it('keeps at most maxEntries answers, dropping the least recently used', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 2 })
+    const { state, cached } = fakeStore(2)
     await cached.sessionTotals(D1, YEAR)
     await cached.sessionTotals(D2, YEAR)
     await cached.sessionTotals(D1, YEAR) // D1 is now the most recent
@@ -127,8 +121,7 @@ describe('the read cache', () => {
   })
 
   it('never answers from before the read arrived: a write seen by the store before the read is in the answer', async () => {
-    const { state, inner, versions } = fakeStore()
-    const cached = new CachedReadModel(inner, versions, { maxEntries: 100 })
+    const { state, cached } = fakeStore()
     await cached.sessionTotals(D1, YEAR)
     state.sessions = 5
     state.sessionsVersion = 's5'
