@@ -9,7 +9,7 @@ import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-re
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
-import { CachedReadModel } from '../../src/application/read/cached-read-model.js'
+import { CachedReadModel } from '../../src/adapters/cache/cached-read-model.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
 import type { DimensionReaderFixture } from '../../src/testing/contracts/dimension-reader.contract.js'
 import type { StageProgressFixture } from '../../src/testing/contracts/stage-progress.contract.js'

@@ -4,7 +4,7 @@ import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
-import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
+import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { DATABASE, clickhouseUrl, forceMerge, resetDatabase } from '../../support/clickhouse.js'
 

@@ -6,7 +6,7 @@ import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
-import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
+import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 
 describe('store settings', () => {
   it('defaults: memory store, local server settings, a project-local embedded directory', () => {

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
-import type { DataVersionReader, ReadSource } from '../ports/data-version.port.js'
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../ports/read-model.port.js'
+import type { DataVersionReader, ReadSource } from '../../application/ports/data-version.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
 import { freshReads } from './fresh-reads.js'
 
 export interface ReadCacheOptions {

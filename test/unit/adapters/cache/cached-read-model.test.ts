@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { DataVersionReader, ReadSource } from '../../../src/application/ports/data-version.port.js'
-import type { Period, ReadModel, SessionTotals } from '../../../src/application/ports/read-model.port.js'
-import { CachedReadModel } from '../../../src/application/read/cached-read-model.js'
-import { freshReads } from '../../../src/application/read/fresh-reads.js'
-import type { Guid } from '../../../src/domain/guid.js'
-import type { Instant } from '../../../src/domain/instant.js'
+import type { DataVersionReader, ReadSource } from '../../../../src/application/ports/data-version.port.js'
+import type { Period, ReadModel, SessionTotals } from '../../../../src/application/ports/read-model.port.js'
+import { CachedReadModel } from '../../../../src/adapters/cache/cached-read-model.js'
+import { freshReads } from '../../../../src/adapters/cache/fresh-reads.js'
+import type { Guid } from '../../../../src/domain/guid.js'
+import type { Instant } from '../../../../src/domain/instant.js'
 
 const D1 = '11111111-1111-4111-8111-111111111111' as Guid
 const D2 = '22222222-2222-4222-8222-222222222222' as Guid
