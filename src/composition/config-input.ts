@@ -46,6 +46,7 @@ const problemsOf = (c: IngestConfig): string[] => [
   ...ENUMS.filter(([, get, allowed]) => !allowed.includes(get(c) as string)).map(([path, get, allowed]) => `config.${path} must be one of ${allowed.join('|')}, got ${JSON.stringify(get(c))}`),
   ...POSITIVE_INTS.filter(([, get]) => !(Number.isSafeInteger(get(c)) && (get(c) as number) > 0)).map(([path, get]) => `config.${path} must be a positive integer, got ${JSON.stringify(get(c))}`),
   ...(Number.isSafeInteger(c.readCache.maxEntries) && c.readCache.maxEntries >= 0 ? [] : [`config.readCache.maxEntries must be a whole number (0: no cache), got ${JSON.stringify(c.readCache.maxEntries)}`]),
+  ...(Number.isSafeInteger(c.readCache.maxStaleSeconds) && c.readCache.maxStaleSeconds >= 0 && c.readCache.maxStaleSeconds <= 300 ? [] : [`config.readCache.maxStaleSeconds must be 0-300, got ${JSON.stringify(c.readCache.maxStaleSeconds)}`]),
   ...(Array.isArray(c.kafka.brokers) && c.kafka.brokers.length > 0 ? [] : ['config.kafka.brokers must list at least one host:port']),
   ...(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(c.clickhouse.database) ? [] : [`config.clickhouse.database must be an identifier, got ${JSON.stringify(c.clickhouse.database)}`]),
   ...(c.engine.sinkBackoff.maxMs >= c.engine.sinkBackoff.initialMs ? [] : ['config.engine.sinkBackoff.maxMs must not be below initialMs']),

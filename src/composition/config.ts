@@ -26,8 +26,12 @@ export interface IngestConfig {
   readonly viewSources: readonly string[]
   /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
   readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number; readonly lagIntervalMs: number }
-  /** DEV_STATS_READ_CACHE_ENTRIES: read answers kept while the store's data behind them is unchanged; 0 = no cache. */
-  readonly readCache: { readonly maxEntries: number }
+  /**
+   * DEV_STATS_READ_CACHE_ENTRIES: read answers kept while the store's data behind them is unchanged
+   * (0 = no cache); DEV_STATS_READ_CACHE_MAX_STALE_SECONDS: how long an answer is served without
+   * asking the store again (0 = every read asks, never stale).
+   */
+  readonly readCache: { readonly maxEntries: number; readonly maxStaleSeconds: number }
 }
 
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
@@ -109,6 +113,13 @@ const count = (env: Env, name: string, fallback: number): number => {
   return n
 }
 
+/** Seconds a read answer may be old: 0 (never) to 300, the funnel's freshness SLA. */
+const staleness = (env: Env, name: string, fallback: number): number => {
+  const n = count(env, name, fallback)
+  if (n > 300) throw new ConfigError(name, `must be 0-300 seconds, got "${env[name]}"`)
+  return n
+}
+
 /** A TCP port; 0 turns the listener off. */
 const port = (env: Env, name: string, fallback: number): number => {
   const raw = env[name]
@@ -182,6 +193,9 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       readyMaxRetrySeconds: int(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
       lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
     },
-    readCache: { maxEntries: count(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000) },
+    readCache: {
+      maxEntries: count(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
+      maxStaleSeconds: staleness(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
+    },
   }
 }

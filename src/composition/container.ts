@@ -4,6 +4,7 @@ import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
 import { IngestService } from '../application/ingest-service.js'
+import type { Clock } from '../application/ports/clock.port.js'
 import type { ReadModel } from '../application/ports/read-model.port.js'
 import { getConversionFunnel } from '../application/read/get-conversion-funnel.js'
 import { storeFreshness } from '../application/read/stage-freshness.js'
@@ -27,9 +28,9 @@ const handlersOf = (config: IngestConfig): EventHandler[] =>
   consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId, { viewSources: config.viewSources }))
 
 /** The store's read model, behind the read cache where the store can tell when its data changed. */
-const readModelOf = (store: StoreAdapters, config: IngestConfig): ReadModel =>
-  store.dataVersions && config.readCache.maxEntries > 0
-    ? new CachedReadModel(store.readModel, store.dataVersions, { maxEntries: config.readCache.maxEntries })
+const readModelOf = (store: StoreAdapters, { readCache }: IngestConfig, clock: Clock): ReadModel =>
+  store.dataVersions && readCache.maxEntries > 0
+    ? new CachedReadModel(store.readModel, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
     : store.readModel
 
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
@@ -77,7 +78,7 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
   c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
-  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => readModelOf(storeOf(ctx), config))
+  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock)))
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   c.bind(TOKENS.IngestService).toDynamicValue(
     (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h)), ctx.get(TOKENS.TopicCatalog)),

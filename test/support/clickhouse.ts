@@ -9,6 +9,7 @@ import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-re
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { systemClock } from '../../src/adapters/clock/system-clock.js'
 import { CachedReadModel } from '../../src/adapters/cache/cached-read-model.js'
 import { StoreError } from '../../src/application/ports/store-error.js'
 import type { DimensionReaderFixture } from '../../src/testing/contracts/dimension-reader.contract.js'
@@ -63,7 +64,7 @@ export const factStoreFixture = async (session: ClickHouseSession): Promise<Fact
 /** The same, reading through the read cache the composition root puts in front of a single server. */
 export const cachedFactStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
   const f = await factStoreFixture(session)
-  return { ...f, readModel: new CachedReadModel(f.readModel, new ClickHouseDataVersions(session), { maxEntries: 1000 }) }
+  return { ...f, readModel: new CachedReadModel(f.readModel, new ClickHouseDataVersions(session), systemClock, { maxEntries: 1000, maxStaleMs: 0 }) }
 }
 
 export const stageProgressFixture = async (session: ClickHouseSession): Promise<StageProgressFixture> => {

@@ -1,34 +1,49 @@
 import { LRUCache } from 'lru-cache'
-import type { UpperLevel } from '../../domain/dimension-upsert.js'
-import type { Guid } from '../../domain/guid.js'
+import type { Clock } from '../../application/ports/clock.port.js'
 import type { DataVersionReader, ReadSource } from '../../application/ports/data-version.port.js'
 import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import type { UpperLevel } from '../../domain/dimension-upsert.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
 import { freshReads } from './fresh-reads.js'
 
 export interface ReadCacheOptions {
   /** Answers kept, least recently used dropped first. */
   readonly maxEntries: number
+  /** An answer checked against the store this recently is served without asking again; 0: every read asks. */
+  readonly maxStaleMs: number
+}
+
+interface Answer {
+  /** The versions of its sources it was computed at. */
+  readonly version: string
+  readonly value: object
+  /** When the store last confirmed it: it holds the data of that moment or later. */
+  checkedAt: Instant
 }
 
 /**
  * A ReadModel that answers a repeated question from memory while the store's data behind it is
- * unchanged, so a dashboard's many identical reads cost one query. Never stale: every read first
- * learns the store's current versions with a probe started after the read arrived (concurrent
- * reads share probes), and an answer is kept under the versions it was computed at, so a changed
- * source is a new key (the old answer ages out). Concurrent identical reads share one query
- * (LRUCache.fetch); failures are not kept.
+ * unchanged, so a dashboard's many identical reads cost one query. By default never stale: every
+ * read first learns the store's current versions with a probe started after the read arrived
+ * (concurrent reads share probes), and an answer is reused only under the versions it was
+ * computed at. With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
+ * steady ingest a question costs one query per `maxStaleMs`, not one per insert. Concurrent
+ * identical reads share one query; failures are not kept.
  */
 export class CachedReadModel implements ReadModel {
-  private readonly answers: LRUCache<string, object, () => Promise<object>>
+  private readonly answers: LRUCache<string, Answer>
+  private readonly running = new Map<string, Promise<object>>()
   private readonly versions: () => Promise<ReadonlyMap<ReadSource, string>>
 
   constructor(
     private readonly inner: ReadModel,
     versions: DataVersionReader,
-    options: ReadCacheOptions,
+    private readonly clock: Clock,
+    private readonly options: ReadCacheOptions,
   ) {
     this.versions = freshReads(() => versions.versions())
-    this.answers = new LRUCache({ max: options.maxEntries, fetchMethod: (_key, _stale, { context }) => context() })
+    this.answers = new LRUCache({ max: options.maxEntries })
   }
 
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
@@ -50,8 +65,31 @@ export class CachedReadModel implements ReadModel {
   }
 
   private async cached<T extends object>(sources: readonly ReadSource[], question: readonly unknown[], read: () => Promise<T>): Promise<T> {
+    const key = JSON.stringify(question)
+    const recent = this.answers.get(key)
+    if (recent && this.clock.now() - recent.checkedAt < this.options.maxStaleMs) return recent.value as T
+    // taken before the probe: the versions it returns are of this moment or later
+    const checkedAt = this.clock.now()
     const now = await this.versions()
-    const key = JSON.stringify([...question, ...sources.map((s) => now.get(s) ?? '')])
-    return (await this.answers.fetch(key, { context: read })) as T
+    const version = JSON.stringify(sources.map((s) => now.get(s) ?? ''))
+    const kept = this.answers.get(key)
+    if (kept?.version === version) {
+      kept.checkedAt = Math.max(kept.checkedAt, checkedAt)
+      return kept.value as T
+    }
+    return (await this.shared(`${key}@${version}`, async () => {
+      const value = await read()
+      this.answers.set(key, { version, value, checkedAt })
+      return value
+    })) as T
+  }
+
+  /** One query for identical reads of the same versions at once; a failure is passed on, never kept. */
+  private shared(flight: string, query: () => Promise<object>): Promise<object> {
+    const running = this.running.get(flight)
+    if (running) return running
+    const started = query().finally(() => this.running.delete(flight))
+    this.running.set(flight, started)
+    return started
   }
 }

@@ -4,6 +4,7 @@ import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
+import { systemClock } from '../../../src/adapters/clock/system-clock.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { DATABASE, clickhouseUrl, forceMerge, resetDatabase } from '../../support/clickhouse.js'
@@ -27,7 +28,7 @@ const counted = () => {
     dimensionNames: (...a) => (calls.n++, inner.dimensionNames(...a)),
     funnelCounts: (...a) => (calls.n++, inner.funnelCounts(...a)),
   }
-  return { calls, cached: new CachedReadModel(spy, versions, { maxEntries: 100 }) }
+  return { calls, cached: new CachedReadModel(spy, versions, systemClock, { maxEntries: 100, maxStaleMs: 0 }) }
 }
 
 beforeAll(() => resetDatabase(session))

@@ -46,11 +46,13 @@ describe('store settings', () => {
     expect(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }).get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
   })
 
-  it('DEV_STATS_READ_CACHE_ENTRIES: 10,000 answers by default, 0 for none, a clear error otherwise', () => {
-    expect(loadConfig({}).readCache).toEqual({ maxEntries: 10_000 })
-    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '0' }).readCache).toEqual({ maxEntries: 0 })
-    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '250' }).readCache).toEqual({ maxEntries: 250 })
+  it('DEV_STATS_READ_CACHE_ENTRIES (10,000; 0 for none) and _MAX_STALE_SECONDS (0; at most 300), a clear error otherwise', () => {
+    expect(loadConfig({}).readCache).toEqual({ maxEntries: 10_000, maxStaleSeconds: 0 })
+    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '0' }).readCache.maxEntries).toBe(0)
+    expect(loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: '250' }).readCache.maxEntries).toBe(250)
     for (const bad of ['-1', '1.5', 'lots']) expect(() => loadConfig({ DEV_STATS_READ_CACHE_ENTRIES: bad })).toThrow('DEV_STATS_READ_CACHE_ENTRIES')
+    expect(loadConfig({ DEV_STATS_READ_CACHE_MAX_STALE_SECONDS: '30' }).readCache.maxStaleSeconds).toBe(30)
+    for (const bad of ['301', '-5', '2.5']) expect(() => loadConfig({ DEV_STATS_READ_CACHE_MAX_STALE_SECONDS: bad })).toThrow('DEV_STATS_READ_CACHE_MAX_STALE_SECONDS')
   })
 
   it('DEV_STATS_VIEW_SOURCES: the eight defaults, a configured list, a clear error for a bad one', () => {

@@ -21,8 +21,8 @@ const totals = (sessions: number): SessionTotals => ({
 })
 
 /** A store whose answers and versions the test moves; counts the queries that reach it. */
-const fakeStore = (maxEntries = 100) => {
-  const state = { sessions: 1, views: 'v1', sessionsVersion: 's1', funnel: 'f1', queries: 0, probes: 0, fail: false }
+const fakeStore = (maxEntries = 100, maxStaleMs = 0) => {
+  const state = { now: 0, sessions: 1, views: 'v1', sessionsVersion: 's1', funnel: 'f1', queries: 0, probes: 0, fail: false }
   const inner: ReadModel = {
     sessionTotals: async () => {
       state.queries++
@@ -47,7 +47,8 @@ const fakeStore = (maxEntries = 100) => {
       ])
     },
   }
-  return { state, cached: new CachedReadModel(inner, versions, { maxEntries }) }
+  const clock = { now: () => state.now }
+  return { state, cached: new CachedReadModel(inner, versions, clock, { maxEntries, maxStaleMs }) }
 }
 
 describe('the read cache', () => {
@@ -126,6 +127,34 @@ describe('the read cache', () => {
     state.sessions = 5
     state.sessionsVersion = 's5'
     expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(5)
+  })
+
+  it('with maxStaleMs, serves an answer confirmed that recently without asking the store, then asks again', async () => {
+    const { state, cached } = fakeStore(100, 10_000)
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    state.sessions = 2
+    state.sessionsVersion = 's2'
+    state.now = 9_999
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect(state.probes).toBe(1)
+    state.now = 10_000
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(2)
+    expect(state.queries).toBe(2)
+  })
+
+  it('with maxStaleMs, an unchanged answer confirmed by a probe is good for another maxStaleMs from that probe', async () => {
+    const { state, cached } = fakeStore(100, 10_000)
+    await cached.sessionTotals(D1, YEAR)
+    state.now = 15_000
+    await cached.sessionTotals(D1, YEAR) // probed: unchanged
+    state.sessions = 3
+    state.sessionsVersion = 's3'
+    state.now = 24_999
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect(state.probes).toBe(2)
+    state.now = 25_000
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(3)
+    expect(state.queries).toBe(2)
   })
 })
 
