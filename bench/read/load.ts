@@ -28,7 +28,16 @@ const STAGES = "['Views', 'Favorites', 'Selections', 'Leads', 'Bookings', 'Booki
 // Built from constants only (numbers and the prefixes above): no input reaches this SQL.
 const raw = (text: string): SqlFragment => ({ kind: 'fragment', strings: [text], parts: [] })
 
-export const loadStatements = (database: string): { readonly what: string; readonly statement: SqlFragment }[] => {
+/** How many rows each statement makes; the defaults are the benchmark's store, `ingestTick` a flush's worth. */
+interface Sizes {
+  readonly views: number
+  readonly sessions: number
+  readonly funnelEvents: number
+}
+
+const STORE: Sizes = { views: VIEW_FACTS, sessions: SESSION_FACTS, funnelEvents: DEVELOPERS * 365 * OBJECTS * FUNNEL_EVENTS_PER_ROW }
+
+export const loadStatements = (database: string, sizes: Sizes = STORE): { readonly what: string; readonly statement: SqlFragment }[] => {
   const db = ident(database)
   return [
     {
@@ -44,7 +53,7 @@ export const loadStatements = (database: string): { readonly what: string; reado
                closed, t, if(closed, t + 120, NULL), if(closed, toUInt32(30 + number % 600), NULL), t, now()
         FROM (SELECT number, number % ${raw(String(DEVELOPERS))} AS d, intDiv(number, ${raw(String(DEVELOPERS))}) % ${raw(String(OBJECTS))} AS o,
                      toUInt8(number % 10 < 7) AS closed, ${raw(inYear('number'))} AS t
-              FROM system.numbers LIMIT ${raw(String(VIEW_FACTS))})`,
+              FROM system.numbers LIMIT ${raw(String(sizes.views))})`,
     },
     {
       what: `${SESSION_FACTS.toLocaleString('en')} session facts`,
@@ -53,7 +62,7 @@ export const loadStatements = (database: string): { readonly what: string; reado
         SELECT toString(generateUUIDv4()), toString(generateUUIDv4()), ${raw(numberedUuid('5e000000', 'number'))}, generateUUIDv4(),
                if(number % 3 = 0, NULL, generateUUIDv4()), if(number % 3 = 0, 'Guest', 'User'), toUUID('00000000-0000-0000-0000-000000000000'),
                NULL, NULL, t, t, t + 600, toUInt32(30 + number % 3600), now()
-        FROM (SELECT number, ${raw(inYear('number'))} AS t FROM system.numbers LIMIT ${raw(String(SESSION_FACTS))})`,
+        FROM (SELECT number, ${raw(inYear('number'))} AS t FROM system.numbers LIMIT ${raw(String(sizes.sessions))})`,
     },
     {
       what: `a year of funnel rows (${(DEVELOPERS * 365 * OBJECTS).toLocaleString('en')} developer-day-object rows from ${(DEVELOPERS * 365 * OBJECTS * FUNNEL_EVENTS_PER_ROW).toLocaleString('en')} events)`,
@@ -63,7 +72,7 @@ export const loadStatements = (database: string): { readonly what: string; reado
                toDate('2026-01-01') + day, arrayElement(${raw(STAGES)}, toUInt64(cityHash64(number) % 8 + 1)), generateUUIDv4()
         FROM (SELECT number, intDiv(number, ${raw(String(FUNNEL_EVENTS_PER_ROW))}) AS g, g % ${raw(String(DEVELOPERS))} AS d,
                      intDiv(g, ${raw(String(DEVELOPERS))}) % 365 AS day, intDiv(g, ${raw(String(DEVELOPERS * 365))}) % ${raw(String(OBJECTS))} AS o
-              FROM system.numbers LIMIT ${raw(String(DEVELOPERS * 365 * OBJECTS * FUNNEL_EVENTS_PER_ROW))})`,
+              FROM system.numbers LIMIT ${raw(String(sizes.funnelEvents))})`,
     },
     {
       what: `${DEVELOPERS} developer names`,
@@ -93,6 +102,22 @@ export const loadBenchData = async (url: string, database: string, log: (line: s
     const started = Date.now()
     for (const table of MERGED) await run(sql`OPTIMIZE TABLE ${ident(database)}.${ident(table)} FINAL`)
     log(`merged the parts in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  } finally {
+    await client.close()
+  }
+}
+
+/**
+ * What a running ingest does to the read side: one small insert into each fact table (a new
+ * part each, so the read cache's versions change). The rows repeat the first of the store's
+ * shapes with new random ids: counts grow by a little, which the load does not check.
+ */
+export const ingestTick = async (url: string, database: string): Promise<void> => {
+  const client = createClient({ url })
+  try {
+    for (const { statement } of loadStatements(database, { views: 10, sessions: 10, funnelEvents: 40 }).slice(0, 3)) {
+      await client.command({ query: render(statement, 'inline').query })
+    }
   } finally {
     await client.close()
   }

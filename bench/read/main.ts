@@ -1,10 +1,11 @@
 // `npm run bench:read`: the read API under load on the ClickHouse server (spec §8, issue 21).
 // Loads 1,000,000 view facts, 1,000,000 session facts and a year of funnel rows for 100
 // developers into a database of its own, starts the API in a child process, and runs autocannon
-// (50 connections, 20 s) per route with tokens of all 100 developers in turn, once with the read
-// cache off and once on (BENCH_CACHE=off|on selects one). Before each load, every developer's
-// first read is timed on its own (10 at a time): with the cache on, that is the cost of an empty
-// cache. Prints req/s and p50/p99 per route. BENCH_KEEP=1 keeps the database; BENCH_DURATION /
+// (50 connections, 20 s) per route with tokens of all 100 developers in turn: with the read cache
+// off, on, and on while a writer inserts into every fact table once a second (as a running ingest
+// does), without and with DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects
+// one). Before each load, every developer's first read is timed on its own (10 at a time): with
+// the cache on, that is the cost of an empty cache. Prints req/s and p50/p99 per route. BENCH_KEEP=1 keeps the database; BENCH_DURATION /
 // BENCH_CONNECTIONS override.
 import { spawn } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
@@ -13,7 +14,7 @@ import autocannon from 'autocannon'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
-import { DEVELOPERS, developerId, loadBenchData } from './load.js'
+import { DEVELOPERS, developerId, ingestTick, loadBenchData } from './load.js'
 import { signToken } from './tokens.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -34,14 +35,31 @@ const ROUTES = [
 ]
 
 const CACHES = [
-  { name: 'off', entries: 0 },
-  { name: 'on', entries: 10_000 },
+  { name: 'off', entries: 0, maxStaleSeconds: 0, writes: false },
+  { name: 'on', entries: 10_000, maxStaleSeconds: 0, writes: false },
+  { name: 'on, writes', entries: 10_000, maxStaleSeconds: 0, writes: true },
+  { name: 'on, writes, stale ≤ 10 s', entries: 10_000, maxStaleSeconds: 10, writes: true },
 ].filter((c) => !process.env.BENCH_CACHE || c.name === process.env.BENCH_CACHE)
 
-const startApi = async (cacheEntries: number): Promise<{ port: number; stop: () => Promise<void> }> => {
+/** Inserts into every fact table once a second until stopped. */
+const writer = (): { stop: () => Promise<number> } => {
+  let ticks = 0
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now()
+      await ingestTick(url, database)
+      ticks++
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - started))))
+    }
+  })()
+  return { stop: async () => ((running = false), await loop, ticks) }
+}
+
+const startApi = async (cache: (typeof CACHES)[number]): Promise<{ port: number; stop: () => Promise<void> }> => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/read/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_CLICKHOUSE_URL: url, BENCH_DATABASE: database, BENCH_SECRET: secret, BENCH_READ_CACHE_ENTRIES: String(cacheEntries) },
+    env: { ...process.env, BENCH_CLICKHOUSE_URL: url, BENCH_DATABASE: database, BENCH_SECRET: secret, BENCH_READ_CACHE_ENTRIES: String(cache.entries), BENCH_READ_CACHE_MAX_STALE_SECONDS: String(cache.maxStaleSeconds) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
@@ -118,10 +136,12 @@ const main = async (): Promise<void> => {
     const tokens = await Promise.all(Array.from({ length: DEVELOPERS }, (_, d) => signToken(developerId(d), secret)))
     const rows: Row[] = []
     for (const cache of CACHES) {
-      api = await startApi(cache.entries)
+      api = await startApi(cache)
       for (const route of ROUTES.filter((r) => !process.env.BENCH_ONLY || r.name.includes(process.env.BENCH_ONLY))) {
         const first = await firstReads(api.port, route.path, tokens)
+        const writes = cache.writes ? writer() : undefined
         const r = await load(api.port, route.path, tokens)
+        await writes?.stop()
         rows.push({ route: route.name, cache: cache.name, firstP50: first.p50, firstP99: first.p99, ...r })
         log(`${route.name}, cache ${cache.name}: first reads p50 ${first.p50} ms, p99 ${first.p99} ms; load ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, ${r.failures} failed)`)
       }
