@@ -2,8 +2,9 @@ import { isGuid, type Guid } from '../../domain/guid.js'
 
 /**
  * The one typed SQL renderer. Values reach SQL text only through here, and only as already
- * validated UUIDs, calendar dates, safe integers and names (identifier-shaped strings): bound as query parameters where the server
- * supports them ('bound'), rendered as checked literals where it does not ('inline', 18.16).
+ * validated UUIDs, calendar dates, safe integers and names (identifier-shaped strings): bound as
+ * query parameters where the server supports them ('bound'), rendered as checked literals where
+ * it does not ('inline', 18.16).
  * Identifiers (the configured database) are checked names, never input values.
  */
 export type SqlValue =
