@@ -14,6 +14,7 @@ import { confluentSecurity } from './confluent-security.js'
 import { brokerError } from './kafka-errors.js'
 import type { KafkaOptions } from './kafka-options.js'
 import { topicMessagesOf } from './kafka-records.js'
+import { kafkaJsClient } from './kafkajs-broker.js'
 
 // The client's producer types are loose; the producer and admin use the KafkaJS-compatible surface.
 type ConfluentKafka = InstanceType<ConfluentModule['KafkaJS']['Kafka']>
@@ -22,11 +23,19 @@ type ConfluentProducer = ReturnType<ConfluentKafka['producer']>
 /**
  * The Broker port over @confluentinc/kafka-javascript (librdkafka). Consumers use librdkafka's own
  * API (confluent-native-consumer.ts: batches straight from its queue, no per-message layer);
- * the producer and admin its KafkaJS-compatible API. librdkafka heartbeats from its own thread,
- * so a long insert never costs the membership.
+ * the producer its KafkaJS-compatible API. librdkafka heartbeats from its own thread, so a long
+ * insert never costs the membership.
+ *
+ * Offsets and consumer lag are read with kafkajs's admin (pure JavaScript, the same connection
+ * settings), never librdkafka's: its ListConsumerGroupOffsets (the admin's `fetchOffsets`)
+ * dereferences a NULL consumer group when a broker answers NOT_COORDINATOR, as a broker does for
+ * a while after it restarts, and the whole process dies with SIGSEGV (librdkafka 2.15.1, in
+ * rd_kafka_handle_OffsetFetch; upstream librdkafka#5040, confluent-kafka-javascript#374). The lag
+ * monitor asks every 15 s, so every broker restart could kill the service (issue 20's soak).
  */
 export class ConfluentBroker implements Broker {
   private client: ConfluentKafka | undefined
+  private offsetsClient: ReturnType<typeof kafkaJsClient> | undefined
   private producerClient: Promise<ConfluentProducer> | undefined
 
   constructor(private readonly options: KafkaOptions) {}
@@ -62,9 +71,15 @@ export class ConfluentBroker implements Broker {
     }
   }
 
-  /** A new admin client with the broker's connection settings (the consumer-lag reader's). */
+  /** kafkajs, for every offset and lag read (see the class comment: librdkafka's admin crashes on NOT_COORDINATOR). */
+  private get offsetsKafka(): ReturnType<typeof kafkaJsClient> {
+    this.offsetsClient ??= kafkaJsClient(this.options)
+    return this.offsetsClient
+  }
+
+  /** A new admin client with the broker's connection settings (the consumer-lag reader's): kafkajs's, see above. */
   admin(): LagAdmin {
-    return this.kafka.admin()
+    return this.offsetsKafka.admin()
   }
 
   partitionOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
@@ -76,7 +91,7 @@ export class ConfluentBroker implements Broker {
   }
 
   groupAdmin(): ConsumerGroupAdmin {
-    return kafkaGroupAdmin(() => this.kafka.admin(), confluentGroupCommit(this.options))
+    return kafkaGroupAdmin(() => this.offsetsKafka.admin(), confluentGroupCommit(this.options))
   }
 
   /** Start-up check with a bounded time: a ConnectionError says what is wrong (TLS, login…). */

@@ -26,6 +26,18 @@ fixKafkaJsIdleTimerLoop()
 const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
   Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
 
+/** A kafkajs client with the broker's connection settings (no connection is opened until used). */
+export const kafkaJsClient = (options: KafkaOptions): KafkaClient =>
+  new Kafka({
+    clientId: options.clientId,
+    brokers: [...options.brokers],
+    ...kafkajsSecurity(options.security),
+    logLevel: logLevel.ERROR,
+    logCreator: kafkaJsLogCreator(options.logger),
+    connectionTimeout: 3000,
+    retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
+  })
+
 /**
  * The Broker port over kafkajs (pure JavaScript). kafkajs has no revoke hook: every GROUP_JOIN
  * carries the new assignment, and what is missing from it compared with the last one was revoked.
@@ -36,15 +48,7 @@ export class KafkaJsBroker implements Broker {
   private producerClient: Promise<Producer> | undefined
 
   constructor(private readonly options: KafkaOptions) {
-    this.kafka = new Kafka({
-      clientId: options.clientId,
-      brokers: [...options.brokers],
-      ...kafkajsSecurity(options.security),
-      logLevel: logLevel.ERROR,
-      logCreator: kafkaJsLogCreator(options.logger),
-      connectionTimeout: 3000,
-      retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
-    })
+    this.kafka = kafkaJsClient(options)
   }
 
   consumer(groupId: string): BrokerConsumer {
