@@ -1,0 +1,108 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { decodePng, pixelCensus } from '../../support/png.js'
+
+// Issue 20, as CI runs it: a 3-minute `npm run soak` (its own ClickHouse and Kafka on free ports,
+// faults included) must pass its end check, and the report it writes must render in a real
+// browser: Debian's headless Chromium takes a screenshot, and the charts must be in it.
+const repo = fileURLToPath(new URL('../../..', import.meta.url))
+const CHROMIUM = '/usr/bin/chromium'
+/** What CI runs (the README's command). */
+const SOAK_ARGS = ['--minutes', '3', '--rate', '600', '--broker', 'mixed', '--seed', '20'] as const
+/** A 3-minute run takes 6–10 minutes on a loaded 2-core machine (servers, start-up, drain, end check). */
+const SOAK_TIMEOUT_MS = 25 * 60_000
+const WINDOW = { width: 1400, height: 4000 }
+/** The first series colour of every chart (bench/soak/report.ts LINE_COLORS[0]). */
+const SERIES_BLUE = [0x1f, 0x77, 0xb4] as const
+
+interface SoakRun {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly seconds: number
+  readonly tail: string
+}
+
+/** `npm run soak` in its own process group; SIGTERM after the timeout (it then stops its own servers), SIGKILL a minute later. */
+const runSoak = (reportDir: string): Promise<SoakRun> => {
+  const started = Date.now()
+  const log = createWriteStream(join(reportDir, 'soak.log'))
+  const child = spawn('npm', ['run', '--silent', 'soak', '--', ...SOAK_ARGS, '--report', reportDir], {
+    cwd: repo,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let tail = ''
+  const keep = (d: Buffer) => {
+    log.write(d)
+    tail = (tail + d.toString()).slice(-12000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), s)
+    } catch {
+      // gone
+    }
+  }
+  const term = setTimeout(() => signal('SIGTERM'), SOAK_TIMEOUT_MS)
+  const kill = setTimeout(() => signal('SIGKILL'), SOAK_TIMEOUT_MS + 60_000)
+  return new Promise((resolve) =>
+    child.once('close', (code, sig) => {
+      clearTimeout(term)
+      clearTimeout(kill)
+      log.end()
+      resolve({ code, signal: sig, seconds: Math.round((Date.now() - started) / 1000), tail })
+    }),
+  )
+}
+
+describe('npm run soak, 3 minutes (CI)', () => {
+  it('passes its end check and writes a report whose charts render in headless Chromium', async () => {
+    // Fail at once, not after the soak: the screenshot needs Debian's chromium package (.ci/run installs it).
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (the report is checked in a real browser)`).toBe(true)
+
+    const dir = mkdtempSync(join(tmpdir(), 'dev-stats-soak-ci-'))
+    const soak = await runSoak(dir)
+    const where = `npm run soak -- ${SOAK_ARGS.join(' ')} --report ${dir} (${soak.seconds} s; full output in ${dir}/soak.log):\n${soak.tail}`
+    expect({ code: soak.code, signal: soak.signal }, where).toEqual({ code: 0, signal: null })
+
+    const index = join(dir, 'index.html')
+    expect(existsSync(index), where).toBe(true)
+    expect(existsSync(join(dir, 'series.json')), where).toBe(true)
+    const html = readFileSync(index, 'utf8')
+    expect(html.match(/<svg /g)).toHaveLength(6)
+    const series = JSON.parse(readFileSync(join(dir, 'series.json'), 'utf8')) as { pass: boolean; series: { t: number[] } }
+    expect(series.pass).toBe(true)
+    expect(series.series.t.length).toBeGreaterThan(20)
+
+    const png = join(dir, 'report.png')
+    const shot = spawnSync(CHROMIUM, [
+      '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', `--user-data-dir=${join(dir, 'chromium-profile')}`,
+      `--screenshot=${png}`, `--window-size=${WINDOW.width},${WINDOW.height}`, pathToFileURL(index).href,
+    ], { encoding: 'utf8', timeout: 180_000 })
+    const chromiumOutput = `chromium exit ${shot.status ?? shot.signal}${shot.error ? ` (${String(shot.error)})` : ''}:\n${shot.stdout ?? ''}${shot.stderr ?? ''}`
+    expect(existsSync(png), chromiumOutput).toBe(true)
+    // A blank 1400×4000 page compresses to a few kB; the report with its charts and tables to well over 100 kB.
+    expect(statSync(png).size, chromiumOutput).toBeGreaterThan(50_000)
+
+    const image = decodePng(readFileSync(png))
+    expect({ width: image.width, height: image.height }).toEqual(WINDOW)
+    const census = pixelCensus(image, SERIES_BLUE, 40)
+    // Text, tables, grid lines, fault spans and series: not a blank (or nearly blank) page.
+    expect(census.nonWhiteShare).toBeGreaterThan(0.02)
+    // Each of the six charts draws its first series in this blue, about 1,000 px wide and 2 px thick:
+    // the lines are there, and they are spread over the page's height (the charts stack up).
+    expect(census.matching).toBeGreaterThan(4000)
+    expect(census.lastRow - census.firstRow).toBeGreaterThan(5 * 190)
+
+    // The verdicts in the test's output (the run's directory is removed when it passed).
+    console.log(`soak passed in ${soak.seconds} s:\n${soak.tail.split('\n').filter((l) => /^\[soak [\d:]+\] (pass|PASS)/.test(l)).join('\n')}`)
+    rmSync(dir, { recursive: true, force: true }) // a failing run keeps everything to look into
+  }, SOAK_TIMEOUT_MS + 5 * 60_000)
+})
