@@ -96,10 +96,11 @@ describe('npm run soak, 3 minutes (CI)', () => {
     const census = pixelCensus(image, SERIES_BLUE, 40)
     // Text, tables, grid lines, fault spans and series: not a blank (or nearly blank) page.
     expect(census.nonWhiteShare).toBeGreaterThan(0.02)
-    // Each of the six charts draws its first series in this blue, about 1,000 px wide and 2 px thick:
-    // the lines are there, and they are spread over the page's height (the charts stack up).
-    expect(census.matching).toBeGreaterThan(4000)
-    expect(census.lastRow - census.firstRow).toBeGreaterThan(5 * 190)
+    // Each of the six charts draws its first series in this blue, up to 1,000 px wide and 2 px thick
+    // (a 3-minute report: about 7,000 such pixels; a page without charts: none, the legends' squares
+    // a few hundred): the lines are there, and spread over at least five charts' height (they stack up).
+    expect(census.matching).toBeGreaterThan(2500)
+    expect(census.lastRow - census.firstRow).toBeGreaterThan(4 * 190)
 
     // The verdicts in the test's output (the run's directory is removed when it passed).
     console.log(`soak passed in ${soak.seconds} s:\n${soak.tail.split('\n').filter((l) => /^\[soak [\d:]+\] (pass|PASS)/.test(l)).join('\n')}`)
