@@ -5,11 +5,11 @@ import { createRequire } from 'node:module'
 // zig-zag arithmetic), adds BigInt Longs for the offset and the timestamp, slices a Buffer per
 // header value, and builds the headers object with a spread per header
 // (`reduce((obj, h) => ({ ...obj, [h.key]: … }))`). In bench:e2e's profiles that decoder was about
-// a seventh of the kafkajs service's main thread, and the adapter then decoded each header Buffer
-// to text once more (kafka-records.ts). This decoder returns the same record, except that a
-// header value is its UTF-8 text (a type kafkajs' own IHeaders allows, and what the adapter
-// turns it into anyway): numbers where the values fit in 53 bits (BigInt Longs otherwise, as
-// kafkajs), one headers object, no Buffer per header value.
+// a seventh of the kafkajs service's main thread. This decoder returns the same record, the same
+// types and values (a property test holds it to kafkajs' own): numbers where the values fit in 53
+// bits (BigInt Longs otherwise, as kafkajs), one headers object. Header values stay Buffers (views
+// of the fetched bytes, as kafkajs' are), because the decoder is kafkajs' module-wide: a host's own
+// kafkajs consumers in the same process decode with it too, and must see what kafkajs gives them.
 
 /** kafkajs' Decoder (protocol/decoder.js), the parts read here. */
 export interface KafkaJsDecoder {
@@ -32,7 +32,7 @@ export interface RecordBatchContext {
   readonly maxTimestamp?: string
 }
 
-/** The record as kafkajs' decoder returns it, header values as text. */
+/** The record as kafkajs' decoder returns it. */
 export interface DecodedRecord {
   readonly magicByte: number | undefined
   readonly attributes: number
@@ -40,7 +40,7 @@ export interface DecodedRecord {
   readonly offset: string
   readonly key: Buffer | null
   readonly value: Buffer | null
-  readonly headers: Record<string, string | null | (string | null)[]>
+  readonly headers: Record<string, Buffer | null | (Buffer | null)[]>
   readonly isControlRecord: boolean
   readonly batchContext: RecordBatchContext
 }
@@ -88,18 +88,12 @@ const plus = (base: string | undefined, delta: number | { toString(): string }):
   return long().fromValue(base).add(delta).toString()
 }
 
-/** A header value as UTF-8 text, read in place (no Buffer of its own); null stays null. */
-const headerValue = (d: KafkaJsDecoder): string | null => {
-  const length = d.readVarInt()
-  if (length === -1) return null
-  const start = d.offset
-  d.offset += length
-  return d.buffer.toString('utf8', start, start + length)
-}
+/** A header value: a view of its bytes, as kafkajs' readVarIntBytes; null stays null. */
+const headerValue = (d: KafkaJsDecoder): Buffer | null => d.readVarIntBytes()
 
 const hasOwn = Object.prototype.hasOwnProperty
 
-/** Record v0 (see kafkajs' decoder for the layout), as kafkajs decodes it but for header values. */
+/** Record v0 (see kafkajs' decoder for the layout), as kafkajs decodes it. */
 export const decodeRecord = (decoder: KafkaJsDecoder, batchContext: RecordBatchContext = {}): DecodedRecord => {
   const { firstOffset, firstTimestamp, magicByte, isControlBatch = false, timestampType, maxTimestamp } = batchContext
   const attributes = decoder.readInt8()
@@ -108,17 +102,17 @@ export const decodeRecord = (decoder: KafkaJsDecoder, batchContext: RecordBatchC
   const offset = plus(firstOffset, decoder.readVarInt())
   const key = decoder.readVarIntBytes()
   const value = decoder.readVarIntBytes()
-  const headers: Record<string, string | null | (string | null)[]> = {}
+  const headers: Record<string, Buffer | null | (Buffer | null)[]> = {}
   const count = decoder.readVarInt()
   for (let i = 0; i < count; i++) {
     const name = String(decoder.readVarIntString())
-    const text = headerValue(decoder)
+    const value = headerValue(decoder)
     if (!hasOwn.call(headers, name)) {
-      if (name === '__proto__') Object.defineProperty(headers, name, { value: text, enumerable: true, writable: true, configurable: true })
-      else headers[name] = text
+      if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true })
+      else headers[name] = value
     } else {
-      const seen = headers[name] as string | null | (string | null)[]
-      headers[name] = Array.isArray(seen) ? [...seen, text] : [seen, text]
+      const seen = headers[name] as Buffer | null | (Buffer | null)[]
+      headers[name] = Array.isArray(seen) ? [...seen, value] : [seen, value]
     }
   }
   return { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord: isControlBatch, batchContext }
