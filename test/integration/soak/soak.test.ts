@@ -65,7 +65,7 @@ const runSoak = (reportDir: string): Promise<SoakRun> => {
 describe('npm run soak, 3 minutes (CI)', () => {
   it('passes its end check and writes a report whose charts render in headless Chromium', async () => {
     // Fail at once, not after the soak: the screenshot needs Debian's chromium package (.ci/run installs it).
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (the report is checked in a real browser)`).toBe(true)
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: bash scripts/install-chromium.sh (npm test's pretest runs it; the report is checked in a real browser)`).toBe(true)
 
     const dir = mkdtempSync(join(tmpdir(), 'dev-stats-soak-ci-'))
     const soak = await runSoak(dir)
