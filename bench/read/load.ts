@@ -1,4 +1,4 @@
-import { createClient } from '@clickhouse/client'
+import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { ident, render, sql, type SqlFragment } from '../../src/adapters/clickhouse/sql-fragment.js'
 import type { Guid } from '../../src/domain/guid.js'
 
@@ -112,13 +112,8 @@ export const loadBenchData = async (url: string, database: string, log: (line: s
  * part each, so the read cache's versions change). The rows repeat the first of the store's
  * shapes with new random ids: counts grow by a little, which the load does not check.
  */
-export const ingestTick = async (url: string, database: string): Promise<void> => {
-  const client = createClient({ url })
-  try {
-    for (const { statement } of loadStatements(database, { views: 10, sessions: 10, funnelEvents: 40 }).slice(0, 3)) {
-      await client.command({ query: render(statement, 'inline').query })
-    }
-  } finally {
-    await client.close()
+export const ingestTick = async (client: ClickHouseClient, database: string): Promise<void> => {
+  for (const { statement } of loadStatements(database, { views: 10, sessions: 10, funnelEvents: 40 }).slice(0, 3)) {
+    await client.command({ query: render(statement, 'inline').query })
   }
 }

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { createClient } from '@clickhouse/client'
 import autocannon from 'autocannon'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
@@ -42,18 +43,17 @@ const CACHES = [
 ].filter((c) => !process.env.BENCH_CACHE || c.name === process.env.BENCH_CACHE)
 
 /** Inserts into every fact table once a second until stopped. */
-const writer = (): { stop: () => Promise<number> } => {
-  let ticks = 0
+const writer = (): { stop: () => Promise<void> } => {
+  const client = createClient({ url })
   let running = true
   const loop = (async () => {
     while (running) {
       const started = Date.now()
-      await ingestTick(url, database)
-      ticks++
+      await ingestTick(client, database)
       await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - started))))
     }
   })()
-  return { stop: async () => ((running = false), await loop, ticks) }
+  return { stop: async () => ((running = false), await loop.finally(() => client.close())) }
 }
 
 const startApi = async (cache: (typeof CACHES)[number]): Promise<{ port: number; stop: () => Promise<void> }> => {

@@ -4,11 +4,6 @@ import type {
 import { Assignment } from './assignment.js'
 import { brokerError } from './kafka-errors.js'
 import { toBrokerRecord, type DriverMessage } from './kafka-records.js'
-import { useFastKafkaJsRecordDecoder } from './kafkajs-record-decoder.js'
-
-// kafkajs decodes fetched records with kafkajs-record-decoder.ts' decoder (header values as text,
-// no BigInt per record): set before any consumer fetches, as kafkajs binds it at its first fetch.
-useFastKafkaJsRecordDecoder()
 
 /** The `eachBatch` payload kafkajs passes (the parts we use). */
 export interface DriverBatchPayload {

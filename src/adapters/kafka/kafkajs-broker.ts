@@ -13,6 +13,7 @@ import { brokerError } from './kafka-errors.js'
 import { checkKafkaJsConnection } from './kafkajs-connection-check.js'
 import { kafkajsSecurity } from './kafkajs-security.js'
 import { fixKafkaJsIdleTimerLoop } from './kafkajs-request-queue.js'
+import { useFastKafkaJsRecordDecoder } from './kafkajs-record-decoder.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
 } from './kafka-options.js'
@@ -22,6 +23,8 @@ import { librdkafkaRoundRobin } from './shared-assigner.js'
 const { Kafka, logLevel } = kafkajs
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
 fixKafkaJsIdleTimerLoop()
+// Set before any consumer fetches: kafkajs binds its record decoder at the first fetch.
+useFastKafkaJsRecordDecoder()
 
 const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
   Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))

@@ -88,9 +88,6 @@ const plus = (base: string | undefined, delta: number | { toString(): string }):
   return long().fromValue(base).add(delta).toString()
 }
 
-/** A header value: a view of its bytes, as kafkajs' readVarIntBytes; null stays null. */
-const headerValue = (d: KafkaJsDecoder): Buffer | null => d.readVarIntBytes()
-
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** Record v0 (see kafkajs' decoder for the layout), as kafkajs decodes it. */
@@ -106,13 +103,13 @@ export const decodeRecord = (decoder: KafkaJsDecoder, batchContext: RecordBatchC
   const count = decoder.readVarInt()
   for (let i = 0; i < count; i++) {
     const name = String(decoder.readVarIntString())
-    const value = headerValue(decoder)
+    const bytes = decoder.readVarIntBytes() // a view of the fetched bytes, as kafkajs' own
     if (!hasOwn.call(headers, name)) {
-      if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true })
-      else headers[name] = value
+      if (name === '__proto__') Object.defineProperty(headers, name, { value: bytes, enumerable: true, writable: true, configurable: true })
+      else headers[name] = bytes
     } else {
       const seen = headers[name] as Buffer | null | (Buffer | null)[]
-      headers[name] = Array.isArray(seen) ? [...seen, value] : [seen, value]
+      headers[name] = Array.isArray(seen) ? [...seen, bytes] : [seen, bytes]
     }
   }
   return { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord: isControlBatch, batchContext }
