@@ -136,7 +136,7 @@ const steady = async (o: BenchOptions): Promise<Line[]> => {
 }
 
 const line = (label: string, n: number, seconds: number, startup: number, usage: ProcessUsage | undefined, servers: ServerCpu, v: Verdict): Line => ({
-  label, n, seconds, startup, rssMb: usage?.peakMb, cpuSeconds: usage?.cpuSeconds, clickhouseCpuSeconds: servers.clickhouse, kafkaCpuSeconds: servers.kafka,
+  label, n, seconds, startup, rssMb: usage?.peakMb, cpuSeconds: usage?.cpuSeconds, mainThreadCpuSeconds: usage?.mainThreadCpuSeconds, clickhouseCpuSeconds: servers.clickhouse, kafkaCpuSeconds: servers.kafka,
   rows: v.rows, exactlyOnce: exactlyOnce(v, n), missing: v.missing, p50: v.p50, p99: v.p99,
 })
 

@@ -5,6 +5,11 @@ export interface ProcessUsage {
   readonly peakMb: number
   /** User + system CPU time in seconds of the process and its descendants: what it cost, whatever else ran. */
   readonly cpuSeconds: number
+  /**
+   * The process's main thread alone (JavaScript, GC unless parallel, a native client's callbacks):
+   * the rest of cpuSeconds is other threads (libuv's pool, librdkafka's own threads) and children.
+   */
+  readonly mainThreadCpuSeconds: number
 }
 
 const TICKS_PER_SECOND = 100 // USER_HZ on Linux
@@ -16,10 +21,10 @@ interface Stat {
   readonly cpuSeconds: number
 }
 
-/** /proc/<pid>/stat; undefined once the process is gone. */
-const statOf = (pid: number): Stat | undefined => {
+/** /proc/<pid>/stat (or a thread's, /proc/<pid>/task/<tid>/stat); undefined once it is gone. */
+const statOf = (pid: number, path = `/proc/${pid}/stat`): Stat | undefined => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(path, 'utf8')
     // Fields after "(comm) ": state is the 3rd of stat, ppid the 4th, utime and stime the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const s = { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND }
@@ -52,12 +57,13 @@ export const treeCpuSeconds = (pid: number): number | undefined => {
 
 /** Samples a process tree's /proc until stop(); the last sample wins (the process may be gone by then). */
 export const processUsage = (pid: number) => {
-  let usage: ProcessUsage = { peakMb: 0, cpuSeconds: 0 }
+  let usage: ProcessUsage = { peakMb: 0, cpuSeconds: 0, mainThreadCpuSeconds: 0 }
   const sample = () => {
     try {
       const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+      const mainThread = statOf(pid, `/proc/${pid}/task/${pid}/stat`)
       const cpuSeconds = treeCpuSeconds(pid)
-      if (cpuSeconds !== undefined) usage = { peakMb: Math.max(usage.peakMb, Number(kb ?? 0) / 1024), cpuSeconds }
+      if (cpuSeconds !== undefined && mainThread) usage = { peakMb: Math.max(usage.peakMb, Number(kb ?? 0) / 1024), cpuSeconds, mainThreadCpuSeconds: mainThread.cpuSeconds }
     } catch {
       /* the process is gone: keep the last sample */
     }

@@ -11,6 +11,8 @@ export interface Line {
   readonly rssMb: number | undefined
   /** The service's process tree, user + system CPU time until then (undefined for the engine: it runs in the server). */
   readonly cpuSeconds: number | undefined
+  /** Of cpuSeconds, the service's main thread (the rest: libuv's pool, librdkafka's threads). */
+  readonly mainThreadCpuSeconds: number | undefined
   /** The ClickHouse server's and the Kafka broker's CPU time over the same span (undefined: not local). */
   readonly clickhouseCpuSeconds: number | undefined
   readonly kafkaCpuSeconds: number | undefined
@@ -74,10 +76,11 @@ const printCost = (groups: readonly { shown: Line; rounds: Line[] }[], floor: Fl
   const f = floor.usPerRecord
   const x = (us: number | undefined) => (us === undefined ? '–' : `${(us / f).toFixed(0)}×`)
   console.log(`\nCPU per record, floor ${f.toFixed(2)} µs (UTF-8 decode + JSON.parse, this run)\n`)
-  console.log(`| consumer | CPU s: service / ClickHouse / Kafka | service µs/record | × floor | all three µs/record | × floor |${eachRound ? ' service µs/record each round |' : ''}`)
+  console.log(`| consumer | CPU s: service (main thread) / ClickHouse / Kafka | service µs/record | × floor | all three µs/record | × floor |${eachRound ? ' service µs/record each round |' : ''}`)
   console.log(`|---|---|---|---|---|---|${eachRound ? '---|' : ''}`)
   for (const { shown: l, rounds } of groups) {
     const each = eachRound ? ` ${rounds.map((r) => fmt(serviceUs(r) ?? allUs(r))).join(' ')} |` : ''
-    console.log(`| ${l.label} | ${fmt(l.cpuSeconds)} / ${fmt(l.clickhouseCpuSeconds)} / ${fmt(l.kafkaCpuSeconds)} | ${fmt(serviceUs(l))} | ${x(serviceUs(l))} | ${fmt(allUs(l))} | ${x(allUs(l))} |${each}`)
+    const main = l.mainThreadCpuSeconds === undefined ? '' : ` (${fmt(l.mainThreadCpuSeconds)})`
+    console.log(`| ${l.label} | ${fmt(l.cpuSeconds)}${main} / ${fmt(l.clickhouseCpuSeconds)} / ${fmt(l.kafkaCpuSeconds)} | ${fmt(serviceUs(l))} | ${x(serviceUs(l))} | ${fmt(allUs(l))} | ${x(allUs(l))} |${each}`)
   }
 }
