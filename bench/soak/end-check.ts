@@ -20,6 +20,20 @@ const LEDGER_DDL = `CREATE TABLE soak_check.ledger (
   DeveloperId String, EventDate String, DimTable String, DimId String, Version UInt64, Name String, Late UInt8
 ) ENGINE = MergeTree ORDER BY Seq`
 
+/**
+ * funnel_daily keeps only uniq states, so a short count cannot say which key is missing. The soak
+ * therefore taps the rows the service inserts into funnel_events (a Null table) with a second
+ * materialized view of its own (the product's tables are untouched): a key missing here was never
+ * inserted; a key found here whose group is still short in funnel_daily was lost behind the insert.
+ */
+const FUNNEL_PROBE_DDL = [
+  'CREATE DATABASE IF NOT EXISTS soak_probe',
+  `CREATE TABLE IF NOT EXISTS soak_probe.funnel_keys (Stage String, BusinessKey UUID, PropertyObjectId UUID, DeveloperId UUID, EventDate Date)
+   ENGINE = MergeTree ORDER BY (Stage, BusinessKey)`,
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS soak_probe.funnel_keys_mv TO soak_probe.funnel_keys
+   AS SELECT Stage, BusinessKey, PropertyObjectId, DeveloperId, EventDate FROM ${DB}.funnel_events`,
+]
+
 /** The store side of each fact table: its identity with the fields the ledger's FactKey carries. */
 const FACT_KEY: Readonly<Record<string, string>> = {
   session_facts: `concat(FactId, '/', toString(SessionId))`,
@@ -32,11 +46,16 @@ export class EndCheck {
     private readonly brokers: string,
   ) {}
 
+  /** Run after the migrations, before any instance starts: see FUNNEL_PROBE_DDL. */
+  async installFunnelProbe(): Promise<void> {
+    for (const statement of FUNNEL_PROBE_DDL) await this.exec(statement)
+  }
+
   async run(ledgerFile: string): Promise<CheckRow[]> {
     await this.loadLedger(ledgerFile)
     const rows: CheckRow[] = [await this.ledgerSummary()]
     for (const table of Object.keys(FACT_KEY)) rows.push(await this.facts(table))
-    rows.push(await this.funnel(), await this.dimensions(), await this.deadLetters())
+    rows.push(await this.funnel(), await this.funnelKeys(), await this.dimensions(), await this.deadLetters())
     return rows
   }
 
@@ -83,6 +102,21 @@ export class EndCheck {
     const found: GroupCount[] = stored.flatMap((r) => FUNNEL_STAGES.map((s) => ({ group: `${r['g']}/${s}`, count: Number(r[s] ?? 0) })))
     return compareCounts('funnel_daily: uniq per object, day and stage', expected.map((e) => ({ group: e.g, count: Number(e.n) })), found,
       'expected counts computed by ClickHouse uniq over the ledger\'s business keys')
+  }
+
+  /** Every expected stage key among the rows inserted into funnel_events (the probe), by key. */
+  private async funnelKeys(): Promise<CheckRow> {
+    const expected = this.lines(`SELECT DISTINCT concat(Stage, '/', BusinessKey) AS k FROM soak_check.ledger
+      WHERE Outcome = 'row' AND Stage != '' ORDER BY k FORMAT TabSeparated`)
+    const found = this.lines(`SELECT DISTINCT concat(Stage, '/', toString(BusinessKey)) AS k FROM soak_probe.funnel_keys ORDER BY k FORMAT TabSeparated`)
+    const row = await compareSortedKeys('funnel_events: every stage key inserted (the soak\'s probe)', expected, found)
+    if (row.missing === 0) return row
+    // Which records the missing keys came from: topic, whether their dimension was late, repeats.
+    const missing = row.details.filter((s) => s.startsWith('missing ')).slice(0, 2000).map((s) => s.slice('missing '.length))
+    const records = await this.json<Record<string, string>>(`
+      SELECT Stage, BusinessKey, Seq, Consumer, Late, Copy, PropertyObjectId, EventDate FROM soak_check.ledger
+      WHERE Outcome = 'row' AND concat(Stage, '/', BusinessKey) IN (${missing.map((k) => `'${k.replace(/'/g, '')}'`).join(', ')}) ORDER BY Seq`)
+    return { ...row, details: [...row.details, ...records.map((r) => JSON.stringify(r))] }
   }
 
   private async dimensions(): Promise<CheckRow> {

@@ -70,6 +70,7 @@ try {
   await Promise.all([infra.clickhouse('start'), infra.kafka('start')])
   log((await infra.npm('topics')).trim().split('\n').at(-1) ?? '')
   log((await infra.npm('migrate')).trim().split('\n').at(-1) ?? '')
+  await new EndCheck(infra.clickhouseUrl, infra.kafkaBrokers).installFunnelProbe()
   // npm start's own build step (if it has one), once, before the instances race to it.
   if ((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['prestart']) execSync('npm run --silent prestart', { stdio: 'inherit' })
 
