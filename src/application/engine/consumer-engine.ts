@@ -189,10 +189,12 @@ export class ConsumerEngine {
    * The open batch is sealed and every batch finishes first: their records' offsets are still ours
    * to commit. An open batch left for later would finish after the partition's state was forgotten
    * and, were the partition given back meanwhile, count its old offsets as done in the new state:
-   * past a parked copy forgotten here and not read again yet (revoke-open-batch.test.ts).
+   * past a parked copy forgotten here and not read again yet (revoke-open-batch.test.ts). While
+   * stopping, nothing is given back: the open batch is left as stop() leaves it (not committed).
    */
   private async revoke(partitions: readonly TopicPartition[]): Promise<void> {
-    await this.flushAll()
+    if (this.retry.stopped) await this.flushes.settled()
+    else await this.flushAll()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
   }
