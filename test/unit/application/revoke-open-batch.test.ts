@@ -6,6 +6,7 @@ import { leadCreatedHandler } from '../../../src/application/handlers/lead-creat
 import type { BrokerConsumer, BrokerRecord, ConsumerCallbacks, OffsetCommit } from '../../../src/application/ports/broker.port.js'
 import type { DimensionPath } from '../../../src/domain/dimension-path.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
+import type { Guid } from '../../../src/domain/guid.js'
 import { OtelTracer } from '../../../src/adapters/observability/otel-tracer.js'
 import { PromMetrics } from '../../../src/adapters/observability/prom-metrics.js'
 import { ManualClock } from '../../support/clock.js'
@@ -21,9 +22,10 @@ import { RecordingLogger } from '../../support/recording-logger.js'
 const leads = leadCreatedHandler()
 const topics = defaultTopics(leads.topic, leads.groupId)
 const po = path()
+const id = (v: string) => v as Guid // guid() makes lower-case UUIDs
 const dimension: DimensionPath = {
-  developerId: po.DeveloperId, projectId: po.ProjectId, buildingId: po.BuildingId,
-  layoutGroupId: po.LayoutGroupId, layoutId: po.LayoutId, propertyObjectId: po.PropertyObjectId,
+  developerId: id(po.DeveloperId), projectId: id(po.ProjectId), buildingId: id(po.BuildingId),
+  layoutGroupId: id(po.LayoutGroupId), layoutId: id(po.LayoutId), propertyObjectId: id(po.PropertyObjectId),
 }
 
 /** A consumer driven by the test: batches and revocations when it says, commits recorded. */
