@@ -2,6 +2,7 @@ import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.js'
 import { defaultTopics } from '../../../src/application/engine/engine-config.js'
+import { parkedRecord } from '../../../src/application/engine/side-records.js'
 import { leadCreatedHandler } from '../../../src/application/handlers/lead-created.handler.js'
 import type { BrokerConsumer, BrokerRecord, ConsumerCallbacks, OffsetCommit } from '../../../src/application/ports/broker.port.js'
 import type { DimensionPath } from '../../../src/domain/dimension-path.js'
@@ -48,13 +49,11 @@ class ScriptedConsumer implements BrokerConsumer {
 
 const clock = new ManualClock()
 
-/** A parked copy of a lead at `offset` of the retry topic's partition 0, due at `dueAt`. */
+/** A parked copy of a lead at `offset` of the retry topic's partition 0, due at `dueAt`, as the engine writes it. */
 const parked = (offset: number, dueAt: number): BrokerRecord => {
-  const r = binaryRecord(topics.retry, leadCreatedPayload({ OriginPropertyObjectId: po.PropertyObjectId }), {
-    key: String(offset),
-    headers: { 'retry-attempt': '1', 'retry-due-at': new Date(dueAt).toISOString(), 'retry-origin-topic': leads.topic, 'retry-origin-partition': '0', 'retry-origin-offset': String(offset) },
-  })
-  return { ...r, partition: 0, offset: String(offset) }
+  const source = binaryRecord(leads.topic, leadCreatedPayload({ OriginPropertyObjectId: po.PropertyObjectId }), { key: String(offset) })
+  const copy = parkedRecord({ ...source, partition: 0, offset: String(offset) }, 1, dueAt, topics.retry)
+  return { ...copy, partition: 0, offset: String(offset) }
 }
 
 describe('a revocation while the open batch holds records of the revoked partition', () => {
