@@ -1,6 +1,7 @@
 import 'reflect-metadata'
 import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
+import { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
 import { IngestService } from '../application/ingest-service.js'
@@ -43,6 +44,7 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     producer: broker.producer(),
     store: ctx.get(TOKENS.FactStore),
     dimensions: ctx.get(TOKENS.DimensionReader),
+    dimensionProgress: ctx.get(TOKENS.DimensionProgress),
     clock: ctx.get(TOKENS.Clock),
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
@@ -80,6 +82,10 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
   c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock)))
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
+  // Fed by the lag monitor (ingest-ops): parked records wait for the dimension consumers run here.
+  c.bind(TOKENS.DimensionProgress).toDynamicValue(
+    (ctx) => new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name)),
+  )
   c.bind(TOKENS.IngestService).toDynamicValue(
     (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h)), ctx.get(TOKENS.TopicCatalog)),
   )

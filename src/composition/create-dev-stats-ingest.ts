@@ -1,4 +1,5 @@
 import { Registry } from 'prom-client'
+import type { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import type { IngestService } from '../application/ingest-service.js'
 import type { Readiness } from '../application/ops/readiness.js'
 import type { Clock } from '../application/ports/clock.port.js'
@@ -102,6 +103,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     logger,
     lagIntervalMs: config.http.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
+    lagObserver: container.get<DimensionProgressTracker>(TOKENS.DimensionProgress),
   })
 
   const start = async (): Promise<void> => {

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client'
 import type { IngestService } from '../application/ingest-service.js'
 import { consumerHealthOf, laggingConsumersOf } from '../application/ops/consumer-health.js'
-import { LagMonitor } from '../application/ops/lag-monitor.js'
+import { LagMonitor, type LagObserver } from '../application/ops/lag-monitor.js'
 import { readiness, type Readiness, type StoreCheck } from '../application/ops/readiness.js'
 import type { Clock } from '../application/ports/clock.port.js'
 import type { ConsumerLagReader } from '../application/ports/consumer-lag.port.js'
@@ -45,6 +45,8 @@ export const ingestOps = (o: {
   logger: Logger
   lagIntervalMs: number
   readyMaxRetrySeconds: number
+  /** Told of every lag read (the dimension progress parked records wait for). */
+  lagObserver: LagObserver
 }): IngestOps => {
   let monitor: LagMonitor | undefined
   let last: LagMonitor | undefined // its figures stay on the gauge after stop
@@ -60,7 +62,7 @@ export const ingestOps = (o: {
       readiness({ now: o.clock.now(), consumers: consumerHealthOf(o.service), store: await storeCheck(o.probe), maxRetryMs: o.readyMaxRetrySeconds * 1000 }),
     start: () => {
       if (!o.lagReader || monitor) return
-      monitor = last = new LagMonitor(o.lagReader(), laggingConsumersOf(o.service), o.logger, o.lagIntervalMs)
+      monitor = last = new LagMonitor(o.lagReader(), laggingConsumersOf(o.service), o.logger, o.lagIntervalMs, { clock: o.clock, observer: o.lagObserver })
       monitor.start()
     },
     stop: async () => {

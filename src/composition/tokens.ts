@@ -12,6 +12,7 @@ export const TOKENS = {
   FactStore: Symbol.for('dev-stats.FactStore'),
   StoreProbe: Symbol.for('dev-stats.StoreProbe'),
   DimensionReader: Symbol.for('dev-stats.DimensionReader'),
+  DimensionProgress: Symbol.for('dev-stats.DimensionProgress'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),
   Handlers: Symbol.for('dev-stats.Handlers'),

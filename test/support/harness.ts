@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import { ConsumerEngine } from '../../src/application/engine/consumer-engine.js'
+import type { DimensionProgress } from '../../src/application/engine/dimension-progress.js'
 import { defaultTopics, type EngineConfig } from '../../src/application/engine/engine-config.js'
 import type { EventHandler } from '../../src/application/handlers/event-handler.js'
 import type { OutboundRecord } from '../../src/application/ports/broker.port.js'
@@ -46,6 +47,8 @@ export class Harness {
   tracer: Tracer = new OtelTracer()
   /** Dimension reader seen by engines; a test on another store points it there. */
   lookup: DimensionReader = this.dimensions
+  /** The dimension consumers' progress seen by engines; unset, a gap is declared after the attempts alone. */
+  dimensionProgress: DimensionProgress | undefined
 
   constructor(
     readonly handlers: readonly EventHandler[],
@@ -64,6 +67,7 @@ export class Harness {
         producer: this.broker.producer(),
         store: { append: (rows, at, trace) => this.sink.append(rows, at, trace) },
         dimensions: { latestPaths: (ids) => this.lookup.latestPaths(ids) },
+        dimensionProgress: this.dimensionProgress,
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,

@@ -6,6 +6,7 @@ import type { FactStore } from '../ports/fact-store.port.js'
 import type { Logger } from '../ports/logger.port.js'
 import type { IngestMetrics } from '../ports/metrics.port.js'
 import type { Tracer } from '../ports/tracer.port.js'
+import type { DimensionProgress } from './dimension-progress.js'
 import type { EngineConfig, EngineTopics } from './engine-config.js'
 
 /** Everything one consumer engine works with: its handler, its topics and the ports. */
@@ -16,6 +17,8 @@ export interface EngineDeps {
   readonly producer: BrokerProducer
   readonly store: FactStore
   readonly dimensions: DimensionReader
+  /** How far the dimension's own consumers have stored; without it a gap is declared after the attempts alone. */
+  readonly dimensionProgress?: DimensionProgress
   readonly clock: Clock
   readonly logger: Logger
   readonly metrics: IngestMetrics

@@ -8,7 +8,7 @@ import type { ParkingLot } from './parking-lot.js'
 import type { PendingBatch } from './pending-batch.js'
 import { enrichOutcome, NO_WARNINGS, stepOf, type EnrichRequest } from './record-step.js'
 import type { StopAwareRetry } from './retry-loop.js'
-import { deadLetterRecord, dueAtOf, parkedRecord } from './side-records.js'
+import { deadLetterRecord, dueAtOf, parkedRecord, windowEndOf } from './side-records.js'
 
 interface Waiting {
   readonly record: BrokerRecord
@@ -23,7 +23,7 @@ interface Waiting {
  */
 export class RecordRouter {
   constructor(
-    private readonly deps: Pick<EngineDeps, 'handler' | 'topics' | 'dimensions' | 'tracer' | 'config'>,
+    private readonly deps: Pick<EngineDeps, 'handler' | 'topics' | 'dimensions' | 'dimensionProgress' | 'tracer' | 'config'>,
     private readonly telemetry: EngineTelemetry,
     private readonly retry: StopAwareRetry,
     private readonly parking: ParkingLot,
@@ -72,19 +72,22 @@ export class RecordRouter {
   }
 
   private async enrich(batch: PendingBatch, waiting: readonly Waiting[], now: Instant): Promise<void> {
-    const { dimensions, config, topics } = this.deps
+    const { dimensions, dimensionProgress: progress, config, topics } = this.deps
+    // Read before the lookup: what it says was stored is visible to the lookup.
+    const storedThrough = progress?.watched ? progress.storedThrough() : undefined
     const ids = [...new Set(waiting.map((w) => w.request.propertyObjectId))]
     const paths = await this.retry.run('dimension lookup', () => dimensions.latestPaths(ids))
     const parked: { propertyObjectId: Guid; attempt: number }[] = []
     for (const { record, attempt, request } of waiting) {
-      const outcome = enrichOutcome(request, attempt, paths.get(request.propertyObjectId), config.parking, now)
+      const evidence = progress?.watched ? { windowEnd: windowEndOf(record), storedThrough } : undefined
+      const outcome = enrichOutcome(request, attempt, paths.get(request.propertyObjectId), config.parking, now, evidence)
       if (outcome.kind === 'rows') {
         if (outcome.recovered) this.telemetry.recovered()
         batch.settle(record, outcome.rows)
       } else if (outcome.kind === 'gap') {
         this.deadLetter(batch, record, outcome.poison, now)
       } else {
-        batch.settle(record, [], parkedRecord(record, outcome.attempt, outcome.dueAt, topics.retry))
+        batch.settle(record, [], parkedRecord(record, outcome.attempt, outcome.dueAt, topics.retry, outcome.windowEnd))
         parked.push({ propertyObjectId: request.propertyObjectId, attempt: outcome.attempt })
       }
     }

@@ -47,7 +47,17 @@ export const NO_WARNINGS: readonly string[] = []
 export type EnrichOutcome =
   | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly recovered: boolean }
   | { readonly kind: 'gap'; readonly poison: Poison }
-  | { readonly kind: 'park'; readonly attempt: number; readonly dueAt: Instant }
+  /** `windowEnd`: set when the attempts are spent but the gap is not proven yet (kept on the copy). */
+  | { readonly kind: 'park'; readonly attempt: number; readonly dueAt: Instant; readonly windowEnd?: Instant }
+
+/** When the record's parking window closed, and how far the dimension's consumers have stored (undefined: not watched). */
+export interface GapEvidence {
+  readonly windowEnd: Instant
+  readonly storedThrough: Instant | undefined
+}
+
+/** Longest wait between two looks at a record whose attempts are spent, while its gap is not proven. */
+export const GAP_RECHECK_MAX_MS = 30_000
 
 export const enrichOutcome = (
   request: EnrichRequest,
@@ -55,10 +65,16 @@ export const enrichOutcome = (
   path: DimensionPath | undefined,
   parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy },
   now: Instant,
+  evidence?: GapEvidence,
 ): EnrichOutcome => {
   if (path) return { kind: 'rows', rows: request.complete(path), recovered: attempt > 0 }
-  if (attempt + 1 >= parking.maxAttempts) return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1) }
-  return { kind: 'park', attempt: attempt + 1, dueAt: now + backoffDelay(parking.backoff, attempt + 1) }
+  if (attempt + 1 < parking.maxAttempts) return { kind: 'park', attempt: attempt + 1, dueAt: now + backoffDelay(parking.backoff, attempt + 1) }
+  // A gap is proven once every dimension produced before the window closed is stored. A record
+  // never parked (maxAttempts 1) has no window to wait out.
+  if (attempt === 0 || !evidence || (evidence.storedThrough ?? -Infinity) >= evidence.windowEnd) {
+    return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1) }
+  }
+  return { kind: 'park', attempt, dueAt: now + Math.min(GAP_RECHECK_MAX_MS, backoffDelay(parking.backoff, attempt)), windowEnd: evidence.windowEnd }
 }
 
 const gap = (propertyObjectId: Guid, attempts: number): Poison =>

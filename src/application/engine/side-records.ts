@@ -8,6 +8,8 @@ export const RETRY_DUE_AT = 'retry-due-at'
 export const RETRY_ORIGIN_TOPIC = 'retry-origin-topic'
 export const RETRY_ORIGIN_PARTITION = 'retry-origin-partition'
 export const RETRY_ORIGIN_OFFSET = 'retry-origin-offset'
+/** On a copy whose attempts are spent: when its parking window closed (record-step, GapEvidence). */
+export const RETRY_WINDOW_END = 'retry-window-end'
 export const DLQ_REASON = 'dlq-reason'
 
 export interface Origin {
@@ -32,6 +34,12 @@ export const attemptOf = (r: BrokerRecord): number => {
 export const dueAtOf = (r: BrokerRecord): Instant => {
   const due = Date.parse(r.headers[RETRY_DUE_AT] ?? '')
   return Number.isNaN(due) ? 0 : due
+}
+
+/** When this copy's parking window closed: its own due time, or the first one once its attempts were spent. */
+export const windowEndOf = (r: BrokerRecord): Instant => {
+  const end = Date.parse(r.headers[RETRY_WINDOW_END] ?? '')
+  return Number.isNaN(end) ? dueAtOf(r) : end
 }
 
 /** The headers the producer sent, without our parking bookkeeping. */
@@ -63,7 +71,7 @@ export const deadLetterRecord = (
   }
 }
 
-export const parkedRecord = (r: BrokerRecord, attempt: number, dueAt: Instant, retryTopic: string): OutboundRecord => {
+export const parkedRecord = (r: BrokerRecord, attempt: number, dueAt: Instant, retryTopic: string, windowEnd?: Instant): OutboundRecord => {
   const origin = originOf(r)
   return {
     topic: retryTopic,
@@ -76,6 +84,7 @@ export const parkedRecord = (r: BrokerRecord, attempt: number, dueAt: Instant, r
       [RETRY_ORIGIN_TOPIC]: origin.topic,
       [RETRY_ORIGIN_PARTITION]: origin.partition,
       [RETRY_ORIGIN_OFFSET]: origin.offset,
+      ...(windowEnd === undefined ? {} : { [RETRY_WINDOW_END]: new Date(windowEnd).toISOString() }),
     },
   }
 }

@@ -26,5 +26,7 @@ export interface EventHandler {
   readonly groupId: string
   /** The funnel stage this consumer feeds, if any (for the funnel's freshness marks). */
   readonly funnelStage?: FunnelStage
+  /** This consumer writes the rows DimensionReader looks up: parked records wait for its progress. */
+  readonly feedsDimensionLookup?: boolean
   interpret(envelope: DecodedEnvelope, now: Instant): E.Either<Poison, Interpretation>
 }

@@ -13,6 +13,7 @@ export const propertyObjectUpsertedHandler = (
   name: 'dim-property-object',
   topic,
   groupId,
+  feedsDimensionLookup: true,
   interpret: ({ payload }) =>
     E.map((row: PropertyObjectDimRow): Interpretation => ({ kind: 'rows', rows: [{ table: 'dim_property_object', row }] }))(
       propertyObjectDimRow(payload),

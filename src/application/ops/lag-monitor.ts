@@ -1,3 +1,5 @@
+import type { Instant } from '../../domain/instant.js'
+import type { Clock } from '../ports/clock.port.js'
 import type { ConsumerLagReader, PartitionLag } from '../ports/consumer-lag.port.js'
 import type { Logger } from '../ports/logger.port.js'
 
@@ -5,6 +7,11 @@ export interface LaggingConsumer {
   readonly name: string
   readonly groupId: string
   readonly topics: readonly string[]
+}
+
+/** Told of every successful read (DimensionProgressTracker); `readFrom`: when the read started. */
+export interface LagObserver {
+  observed(consumer: string, lags: readonly PartitionLag[], readFrom: Instant): void
 }
 
 /**
@@ -22,6 +29,7 @@ export class LagMonitor {
     private readonly consumers: readonly LaggingConsumer[],
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    private readonly notify?: { readonly clock: Clock; readonly observer: LagObserver },
   ) {}
 
   start(): void {
@@ -48,7 +56,10 @@ export class LagMonitor {
   private async readAll(): Promise<void> {
     for (const c of this.consumers) {
       try {
-        this.latest.set(c.name, await this.reader.lagOf(c.groupId, c.topics))
+        const readFrom = this.notify?.clock.now() ?? 0
+        const lags = await this.reader.lagOf(c.groupId, c.topics)
+        this.latest.set(c.name, lags)
+        this.notify?.observer.observed(c.name, lags, readFrom)
       } catch (e) {
         this.logger.warn({ consumer: c.name, err: String(e) }, 'consumer lag not refreshed')
       }

@@ -1,0 +1,69 @@
+import type { Instant } from '../../domain/instant.js'
+import type { PartitionLag } from '../ports/consumer-lag.port.js'
+
+/**
+ * How far the consumers that write the looked-up dimension (dim_property_object) have stored.
+ * A record whose parking attempts are spent is a `dimension-gap` only once every dimension
+ * produced before its window closed is in the store: a dimension consumer catching up a backlog
+ * must not turn late records into dead letters (docs/ingest-rules.md, "Parking").
+ */
+export interface DimensionProgress {
+  /** Every dimension record produced before this instant is stored. Undefined while not known yet. */
+  storedThrough(): Instant | undefined
+  /** False when nothing here watches those consumers: parking then ends after its attempts alone. */
+  readonly watched: boolean
+}
+
+/** The end offsets of a consumer's partitions as read from `at` on. */
+interface Snapshot {
+  readonly at: Instant
+  readonly ends: readonly PartitionLag[]
+}
+
+/** Snapshots kept per consumer while it is behind (one per lag read: 15 s → over 4 hours). */
+const MAX_SNAPSHOTS = 1000
+
+/**
+ * Fed by the lag monitor. Records produced before `at` lie below the end offsets read from `at`
+ * on; once the group's committed offsets (committed only after the insert) reach a snapshot's
+ * ends, everything produced before its `at` is stored.
+ */
+export class DimensionProgressTracker implements DimensionProgress {
+  private readonly snapshots = new Map<string, Snapshot[]>()
+  private readonly through = new Map<string, Instant>()
+  private readonly partitions = new Map<string, Set<string>>()
+
+  /** `consumers`: names of this process's consumers that write the looked-up dimension. */
+  constructor(private readonly consumers: readonly string[]) {}
+
+  get watched(): boolean {
+    return this.consumers.length > 0 && this.snapshots.size > 0
+  }
+
+  storedThrough(): Instant | undefined {
+    let least: Instant | undefined
+    for (const name of this.consumers) {
+      const t = this.through.get(name)
+      if (t === undefined) return undefined
+      least = least === undefined ? t : Math.min(least, t)
+    }
+    return least
+  }
+
+  /** One lag read of `consumer`, started at `readFrom`. */
+  observed(consumer: string, lags: readonly PartitionLag[], readFrom: Instant): void {
+    if (!this.consumers.includes(consumer)) return
+    const committed = new Map(lags.map((l) => [`${l.topic}:${l.partition}`, l.committed]))
+    // A read that lacks a partition an earlier one had proves nothing about it.
+    const known = this.partitions.get(consumer) ?? new Set()
+    if ([...known].some((p) => !committed.has(p))) return
+    this.partitions.set(consumer, new Set([...known, ...committed.keys()]))
+    const kept = this.snapshots.get(consumer) ?? []
+    kept.push({ at: readFrom, ends: lags })
+    const reached = (s: Snapshot) => s.ends.every((e) => (committed.get(`${e.topic}:${e.partition}`) ?? -1) >= e.end)
+    let latest = -1
+    for (let i = 0; i < kept.length; i++) if (reached(kept[i] as Snapshot)) latest = i
+    if (latest >= 0) this.through.set(consumer, (kept[latest] as Snapshot).at)
+    this.snapshots.set(consumer, kept.slice(latest + 1).slice(-MAX_SNAPSHOTS))
+  }
+}
