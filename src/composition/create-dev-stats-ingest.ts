@@ -71,6 +71,9 @@ export interface DevStatsIngest {
   readonly consumers: readonly string[]
 }
 
+/** A stop still running after this long logs, every as long, which consumers it waits for and at which step. */
+const STOP_REPORT_MS = 10_000
+
 const where = (config: IngestConfig): string =>
   config.broker === 'memory' ? 'the in-memory broker' : `Kafka at ${config.kafka.brokers.join(',')} (client ${config.broker})`
 
@@ -130,7 +133,11 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   let stopping: Promise<void> | undefined
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
-      await service.stop()
+      const slow = setInterval(() => {
+        const waiting = service.engines.filter((e) => e.stopStep !== 'stopped').map((e) => `${e.name}: ${e.stopStep}`)
+        logger.warn({ waiting }, 'still stopping')
+      }, STOP_REPORT_MS)
+      await service.stop().finally(() => clearInterval(slow))
       await ops.stop()
       await broker.close()
       await store.close()
