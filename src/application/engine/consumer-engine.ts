@@ -89,17 +89,21 @@ export class ConsumerEngine {
     this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4)))
   }
 
+  private step: 'running' | 'finishing batches' | 'leaving the group' | 'stopped' = 'running'
+
   /** Where stop() is: a stop that hangs names its step in the logs (create-dev-stats-ingest). */
-  stopStep: 'running' | 'finishing batches' | 'leaving the group' | 'stopped' = 'running'
+  get stopStep(): string {
+    return this.step
+  }
 
   /** Flushes what is pending (abandoning it if the store stays down), then leaves the group. */
   async stop(): Promise<void> {
     this.halt()
-    this.stopStep = 'finishing batches'
+    this.step = 'finishing batches'
     await this.serial(() => this.flushAll()).catch((e) => this.abandoned(e))
-    this.stopStep = 'leaving the group'
+    this.step = 'leaving the group'
     await this.deps.consumer.stop()
-    this.stopStep = 'stopped'
+    this.step = 'stopped'
   }
 
   /** Stops at once, as a killed process would: nothing pending is flushed or committed. */
