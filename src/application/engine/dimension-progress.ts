@@ -1,5 +1,6 @@
 import type { Instant } from '../../domain/instant.js'
 import type { PartitionLag } from '../ports/consumer-lag.port.js'
+import { partitionKey } from './offset-tracker.js'
 
 /**
  * How far the consumers that write the looked-up dimension (dim_property_object) have stored.
@@ -53,14 +54,14 @@ export class DimensionProgressTracker implements DimensionProgress {
   /** One lag read of `consumer`, started at `readFrom`. */
   observed(consumer: string, lags: readonly PartitionLag[], readFrom: Instant): void {
     if (!this.consumers.includes(consumer)) return
-    const committed = new Map(lags.map((l) => [`${l.topic}:${l.partition}`, l.committed]))
+    const committed = new Map(lags.map((l) => [partitionKey(l), l.committed]))
     // A read that lacks a partition an earlier one had proves nothing about it.
     const known = this.partitions.get(consumer) ?? new Set()
     if ([...known].some((p) => !committed.has(p))) return
     this.partitions.set(consumer, new Set([...known, ...committed.keys()]))
     const kept = this.snapshots.get(consumer) ?? []
     kept.push({ at: readFrom, ends: lags })
-    const reached = (s: Snapshot) => s.ends.every((e) => (committed.get(`${e.topic}:${e.partition}`) ?? -1) >= e.end)
+    const reached = (s: Snapshot) => s.ends.every((e) => (committed.get(partitionKey(e)) ?? -1) >= e.end)
     let latest = -1
     for (let i = 0; i < kept.length; i++) if (reached(kept[i] as Snapshot)) latest = i
     if (latest >= 0) this.through.set(consumer, (kept[latest] as Snapshot).at)

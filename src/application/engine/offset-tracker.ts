@@ -16,7 +16,8 @@ interface PartitionState extends TopicPartition {
   committed: Offset
 }
 
-const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`
+/** One partition as a map key. */
+export const partitionKey = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`
 
 /**
  * Tracks, per partition, which received offsets are still in flight, so that a commit never
@@ -39,7 +40,7 @@ export class OffsetTracker {
     let state: PartitionState | undefined
     let last: BrokerRecord | undefined
     for (const r of records) {
-      if (last === undefined || last.partition !== r.partition || last.topic !== r.topic) state = this.partitions.get(keyOf(r))
+      if (last === undefined || last.partition !== r.partition || last.topic !== r.topic) state = this.partitions.get(partitionKey(r))
       last = r
       if (!state) continue // revoked meanwhile: its offsets are no longer ours to commit
       const offset = offsetOf(r.offset)
@@ -63,21 +64,21 @@ export class OffsetTracker {
 
   markCommitted(commits: readonly OffsetCommit[]): void {
     for (const c of commits) {
-      const state = this.partitions.get(keyOf(c))
+      const state = this.partitions.get(partitionKey(c))
       if (state) state.committed = offsetOf(c.offset)
     }
   }
 
   revoke(partitions: readonly TopicPartition[]): void {
-    for (const tp of partitions) this.partitions.delete(keyOf(tp))
+    for (const tp of partitions) this.partitions.delete(partitionKey(tp))
   }
 
   isTracked(tp: TopicPartition): boolean {
-    return this.partitions.has(keyOf(tp))
+    return this.partitions.has(partitionKey(tp))
   }
 
   private stateOf(r: BrokerRecord): PartitionState {
-    const key = keyOf(r)
+    const key = partitionKey(r)
     let state = this.partitions.get(key)
     if (!state) {
       const start = offsetOf(r.offset)

@@ -74,12 +74,13 @@ export class RecordRouter {
   private async enrich(batch: PendingBatch, waiting: readonly Waiting[], now: Instant): Promise<void> {
     const { dimensions, dimensionProgress: progress, config, topics } = this.deps
     // Read before the lookup: what it says was stored is visible to the lookup.
-    const storedThrough = progress?.watched ? progress.storedThrough() : undefined
+    const watched = progress?.watched === true
+    const storedThrough = watched ? progress?.storedThrough() : undefined
     const ids = [...new Set(waiting.map((w) => w.request.propertyObjectId))]
     const paths = await this.retry.run('dimension lookup', () => dimensions.latestPaths(ids))
     const parked: { propertyObjectId: Guid; attempt: number }[] = []
     for (const { record, attempt, request } of waiting) {
-      const evidence = progress?.watched ? { windowEnd: windowEndOf(record), storedThrough } : undefined
+      const evidence = watched ? { windowEnd: windowEndOf(record), storedThrough } : undefined
       const outcome = enrichOutcome(request, attempt, paths.get(request.propertyObjectId), config.parking, now, evidence)
       if (outcome.kind === 'rows') {
         if (outcome.recovered) this.telemetry.recovered()
