@@ -23,13 +23,27 @@ import { freePort } from '../../test/support/http.js'
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
-/** Runs package.json's `prestart`, then returns the node flags and entry point of its `start` ("exec node <flags> <entry>"). */
-const startArgs = (repo: string): string[] => {
+/** `NAME=${NAME:-default}` as the shell expands it in the start line: the caller's value, else the default. */
+const expand = (value: string, env: NodeJS.ProcessEnv): string =>
+  value.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => env[name] || fallback)
+
+/**
+ * Runs package.json's `prestart`, then returns the start line's leading variable assignments and the
+ * node flags and entry point of its `start` ("[NAME=value …] exec node <flags> <entry>").
+ */
+const startLine = (repo: string): { env: Record<string, string>; args: string[] } => {
   const { prestart, start: script } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string; start: string } }).scripts
   if (prestart) execSync(prestart, { cwd: repo, stdio: 'inherit' })
-  const [command, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/)
+  const words = script.trim().split(/\s+/)
+  const env: Record<string, string> = {}
+  while (words[0] !== undefined && /^\w+=/.test(words[0])) {
+    const [name, ...value] = (words.shift() as string).split('=')
+    env[name as string] = expand(value.join('='), process.env)
+  }
+  if (words[0] === 'exec') words.shift()
+  const [command, ...args] = words
   if (command !== 'node') throw new Error(`bench:e2e runs npm start's command itself and expects it to start with node: "${script}"`)
-  return args
+  return { env, args }
 }
 
 export interface ServiceSpec {
@@ -82,11 +96,11 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const config = loadConfig(env)
   const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
   const cwd = spec.repo ?? repo
-  const args = startArgs(cwd)
+  const start = startLine(cwd)
   const startedAt = performance.now()
-  const child = spawn(process.execPath, [...profile, ...args], {
+  const child = spawn(process.execPath, [...profile, ...start.args], {
     cwd,
-    env,
+    env: { ...env, ...start.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const usage = processUsage(child.pid as number)
