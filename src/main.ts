@@ -5,7 +5,9 @@
 import { pino } from 'pino'
 import { serveOps } from './composition/ops.js'
 import { readApiSettings } from './composition/read-api-config.js'
-import { ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest } from './index.js'
+import {
+  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, decodeKafkaJsHeaderValuesAsText, type DevStatsIngest,
+} from './index.js'
 
 const fail = (code: number, message: string): never => {
   process.stderr.write(`${code === 2 ? '' : 'dev-stats ingest: '}${message}\n`)
@@ -23,6 +25,8 @@ const orExit2 = <T>(build: () => T): T => {
 }
 
 const config = orExit2(() => configFromEnv(process.env))
+// Every kafkajs consumer of this process is the library's: header values as text, no Buffer each.
+decodeKafkaJsHeaderValuesAsText()
 // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
 const readApi = orExit2(() => readApiSettings(process.env))
 const logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
