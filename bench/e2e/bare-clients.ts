@@ -5,10 +5,11 @@
 //   npm run bench:clients [-- --records N] [--rounds N]
 // Each round runs every mode once, in turn (default 3 rounds); a line shows the median round.
 // Modes: kafkajs as shipped; kafkajs with this adapter's record decoder and BrokerRecord
-// conversion; librdkafka's consume(n) as the adapter calls it (n = 100, 1000, 5000), with and
-// without the adapter's conversion, and with jemalloc preloaded where the system has it (the
-// binding's Buffer per value, key and header is a malloc and a free each); the KafkaJS-compatible
-// layer of the same client (it does not fit npm start's 160 MB heap: it runs with 1 GB).
+// conversion, header values as Buffers (a host's default) and as text (npm start's); librdkafka's
+// consume(n) as the adapter calls it (n = 100, 1000, 5000), with and without the adapter's
+// conversion, and with jemalloc preloaded where the system has it (the binding's Buffer per value,
+// key and header is a malloc and a free each); the KafkaJS-compatible layer of the same client (it
+// does not fit npm start's 160 MB heap: it runs with 1 GB).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -18,7 +19,7 @@ import { createTopics, deleteTopics, KAFKA_BROKERS } from './infra.js'
 import { producer, runId } from './records.js'
 
 const MODES = [
-  'kafkajs', 'kafkajs+adapter', 'librdkafka consume(100)', 'librdkafka consume(1000)', 'librdkafka consume(5000)',
+  'kafkajs', 'kafkajs+adapter', 'kafkajs+adapter, header values as text', 'librdkafka consume(100)', 'librdkafka consume(1000)', 'librdkafka consume(5000)',
   'librdkafka consume(1000)+adapter', 'librdkafka consume(1000), jemalloc', 'librdkafka KafkaJS API',
 ] as const
 type Mode = (typeof MODES)[number]
@@ -54,7 +55,9 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
   }
   let stop: () => Promise<void>
   if (mode.startsWith('kafkajs')) {
-    if (mode === 'kafkajs+adapter') await import('../../src/adapters/kafka/kafkajs-broker.js') // installs its decoder
+    const adapter = mode.startsWith('kafkajs+adapter')
+    if (adapter) await import('../../src/adapters/kafka/kafkajs-broker.js') // installs its decoder
+    if (mode.endsWith('as text')) (await import('../../src/adapters/kafka/kafkajs-record-decoder.js')).decodeKafkaJsHeaderValuesAsText()
     const { toBrokerRecord } = await import('../../src/adapters/kafka/kafka-records.js')
     const kafka = new kafkajs.Kafka({ brokers: [...KAFKA_BROKERS], logLevel: kafkajs.logLevel.NOTHING })
     const consumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 2000 })
@@ -63,7 +66,7 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch }) => {
-        if (mode === 'kafkajs+adapter') for (const m of batch.messages) toBrokerRecord(batch.topic, batch.partition, m)
+        if (adapter) for (const m of batch.messages) toBrokerRecord(batch.topic, batch.partition, m)
         seen(batch.messages.length)
       },
     })
