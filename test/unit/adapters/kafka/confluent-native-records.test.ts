@@ -37,4 +37,13 @@ describe('librdkafka messages as broker records (batchesOf)', () => {
     const batches = batchesOf([message(0, 1), message(0, 2), message(1, 1), message(0, 3), message(1, 2)])
     expect(batches.map((b) => b.map((r) => `${r.partition}:${r.offset}`))).toEqual([['0:1', '0:2', '0:3'], ['1:1', '1:2']])
   })
+
+  it("copies one consume's keys and values into one buffer: no record keeps the client's Buffers (a string key as UTF-8, an empty value stays empty)", () => {
+    const messages = [message(0, 1), message(1, 2, { key: 'ключ', value: Buffer.alloc(0) }), message(0, 3)]
+    const records = batchesOf(messages).flat()
+    for (const m of messages) (m.value as Buffer).fill(0)
+    expect(records.map((r) => [text(r.key), text(r.value)])).toEqual([['k1', 'v1'], ['k3', 'v3'], ['ключ', '']])
+    const buffers = new Set(records.flatMap((r) => [r.key?.buffer, r.value?.buffer]))
+    expect(buffers.size).toBe(1)
+  })
 })
