@@ -8,6 +8,18 @@ export interface ParkingGate {
 }
 
 /**
+ * The record with key and value bytes of its own: a client hands over views of what it fetched
+ * (a kafkajs fetch response, a librdkafka consume), and a copy waiting minutes would keep all of
+ * it in memory.
+ */
+const detached = (r: BrokerRecord): BrokerRecord => ({
+  ...r,
+  // new Uint8Array(bytes) copies (a Buffer's slice would be a view again).
+  key: r.key === null ? null : new Uint8Array(r.key),
+  value: r.value === null ? null : new Uint8Array(r.value),
+})
+
+/**
  * Parked copies read back from the retry topic before they are due, waiting in memory. At
  * `capacity` the gate closes (the retry topic stops being fetched); once records fall due and
  * leave, it opens again. A batch already fetched when the gate closed is still held, so the lot
@@ -27,7 +39,7 @@ export class ParkingLot {
   }
 
   hold(record: BrokerRecord, dueAt: Instant): void {
-    this.waiting.push({ record, dueAt })
+    this.waiting.push({ record: detached(record), dueAt })
     if (!this.closed && this.waiting.length >= this.capacity) {
       this.closed = true
       this.gate.close(this.waiting.length)
