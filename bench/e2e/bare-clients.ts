@@ -11,12 +11,13 @@
 // key and header is a malloc and a free each); the KafkaJS-compatible layer of the same client (it
 // does not fit npm start's 160 MB heap: it runs with 1 GB).
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import kafkajs from 'kafkajs'
 import { floorInChild } from '../floor.js'
 import { createTopics, deleteTopics, KAFKA_BROKERS } from './infra.js'
 import { producer, runId } from './records.js'
+import { parseStartLine, startScript } from './start-line.js'
 
 const MODES = [
   'kafkajs', 'kafkajs+adapter', 'kafkajs+adapter, header values as text', 'librdkafka consume(100)', 'librdkafka consume(1000)', 'librdkafka consume(5000)',
@@ -34,11 +35,11 @@ interface ChildResult {
 
 const PARTITIONS = 3
 
-/** The node flags of package.json's start line (the GC settings the service runs with). */
-const serviceFlags = (): string[] => {
-  const start = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
-  return start.split(/\s+/).filter((w) => /^--(max|single|initial|min)/.test(w))
-}
+/** npm start's line: its variables (UV_THREADPOOL_SIZE) and node flags (the GC settings), without the entry point. */
+const service = (() => {
+  const { env, args } = parseStartLine(startScript(fileURLToPath(new URL('../..', import.meta.url))))
+  return { env, flags: args.filter((a) => a.startsWith('--')) }
+})()
 
 const child = async (mode: Mode, topic: string, n: number, round: number): Promise<ChildResult> => {
   const group = `bench-bare-${runId}-${round}-${MODES.indexOf(mode)}`
@@ -121,8 +122,8 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
 
 /** One mode in a process of its own; a mode that cannot run (no jemalloc, out of memory) says why instead of a figure. */
 const runChild = (mode: Mode, topic: string, n: number, round: number): ChildResult | string => {
-  const env: NodeJS.ProcessEnv = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '32' }
-  let flags = serviceFlags()
+  const env: NodeJS.ProcessEnv = { ...process.env, ...service.env }
+  let flags = service.flags
   if (mode.endsWith('jemalloc')) {
     if (!existsSync(JEMALLOC)) return `not run: no ${JEMALLOC}`
     env.LD_PRELOAD = JEMALLOC
@@ -156,7 +157,7 @@ const main = async (): Promise<void> => {
     const p = await producer(KAFKA_BROKERS, topic)
     await p.send(0, n)
     await p.close()
-    console.log(`bench:clients run ${runId}: ${n.toLocaleString('en-US')} session-ended records with CloudEvents headers, ${PARTITIONS} partitions; node flags ${serviceFlags().join(' ')}`)
+    console.log(`bench:clients run ${runId}: ${n.toLocaleString('en-US')} session-ended records with CloudEvents headers, ${PARTITIONS} partitions; node flags ${service.flags.join(' ')}`)
     const results = new Map<Mode, (ChildResult | string)[]>(MODES.map((m) => [m, []]))
     for (let round = 1; round <= rounds; round++) {
       for (const mode of MODES) {

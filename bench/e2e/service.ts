@@ -11,6 +11,7 @@ import { allConsumersOf } from '../../src/composition/consumers.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
 import { processUsage, type ProcessUsage } from './process-usage.js'
+import { parseStartLine, startScript, type StartLine } from './start-line.js'
 import { freePort } from '../../test/support/http.js'
 
 // Contenders (b) and (c): the service as `npm start` runs it (package.json's command line and
@@ -23,27 +24,11 @@ import { freePort } from '../../test/support/http.js'
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
-/** `NAME=${NAME:-default}` as the shell expands it in the start line: the caller's value, else the default. */
-const expand = (value: string, env: NodeJS.ProcessEnv): string =>
-  value.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => env[name] || fallback)
-
-/**
- * Runs package.json's `prestart`, then returns the start line's leading variable assignments and the
- * node flags and entry point of its `start` ("[NAME=value …] exec node <flags> <entry>").
- */
-const startLine = (repo: string): { env: Record<string, string>; args: string[] } => {
-  const { prestart, start: script } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string; start: string } }).scripts
+/** Runs package.json's `prestart`, then reads its `start` line. */
+const startLine = (repo: string): StartLine => {
+  const { prestart } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string } }).scripts
   if (prestart) execSync(prestart, { cwd: repo, stdio: 'inherit' })
-  const words = script.trim().split(/\s+/)
-  const env: Record<string, string> = {}
-  while (words[0] !== undefined && /^\w+=/.test(words[0])) {
-    const [name, ...value] = (words.shift() as string).split('=')
-    env[name as string] = expand(value.join('='), process.env)
-  }
-  if (words[0] === 'exec') words.shift()
-  const [command, ...args] = words
-  if (command !== 'node') throw new Error(`bench:e2e runs npm start's command itself and expects it to start with node: "${script}"`)
-  return { env, args }
+  return parseStartLine(startScript(repo))
 }
 
 export interface ServiceSpec {
