@@ -82,13 +82,14 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
     stop = () => consumer.disconnect()
   } else {
     const { nativeClient } = await import('../../src/adapters/kafka/confluent-native-client.js')
+    const { ASSIGN } = await import('../../src/adapters/kafka/confluent-native-consumer.js')
     const { batchesOf } = await import('../../src/adapters/kafka/confluent-native-records.js')
     const max = Number(/consume\((\d+)\)/.exec(mode)?.[1])
     const adapter = mode.includes('+adapter')
     let stopping = false
     let wake: () => void = () => undefined
     const client = nativeClient({ brokers: [...KAFKA_BROKERS], clientId: 'bench-bare' }, group, {
-      rebalance: (code, partitions) => (code === -175 ? client.assign(partitions) : client.unassign()),
+      rebalance: (code, partitions) => (code === ASSIGN ? client.assign(partitions) : client.unassign()),
       nonEmpty: () => wake(),
       error: () => undefined,
     })

@@ -10,7 +10,7 @@ import { brokerError } from './kafka-errors.js'
 import { DEFAULT_JOIN_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
 
 // librdkafka's rebalance event codes (RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS / __REVOKE_PARTITIONS).
-const ASSIGN = -175
+export const ASSIGN = -175
 const REVOKE = -174
 
 /**
