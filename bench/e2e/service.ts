@@ -1,6 +1,6 @@
 import { execSync, spawn } from 'node:child_process'
-import { createWriteStream, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { createWriteStream } from 'node:fs'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
@@ -11,7 +11,7 @@ import { allConsumersOf } from '../../src/composition/consumers.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
 import { processUsage, type ProcessUsage } from './process-usage.js'
-import { parseStartLine, startScript, type StartLine } from './start-line.js'
+import { parseStartLine, scriptsOf, type StartLine } from './start-line.js'
 import { freePort } from '../../test/support/http.js'
 
 // Contenders (b) and (c): the service as `npm start` runs it (package.json's command line and
@@ -26,9 +26,9 @@ const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
 /** Runs package.json's `prestart`, then reads its `start` line. */
 const startLine = (repo: string): StartLine => {
-  const { prestart } = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string } }).scripts
+  const { prestart, start } = scriptsOf(repo)
   if (prestart) execSync(prestart, { cwd: repo, stdio: 'inherit' })
-  return parseStartLine(startScript(repo))
+  return parseStartLine(start)
 }
 
 export interface ServiceSpec {

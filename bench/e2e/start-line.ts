@@ -14,9 +14,12 @@ export interface StartLine {
   readonly args: string[]
 }
 
+/** The npm scripts of the checkout at `repo`. */
+export const scriptsOf = (repo: string): { readonly prestart?: string; readonly start: string } =>
+  (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { prestart?: string; start: string } }).scripts
+
 /** The `start` script of the checkout at `repo`. */
-export const startScript = (repo: string): string =>
-  (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+export const startScript = (repo: string): string => scriptsOf(repo).start
 
 export const parseStartLine = (script: string, callerEnv: NodeJS.ProcessEnv = process.env): StartLine => {
   const words = script.trim().split(/\s+/)
