@@ -102,7 +102,7 @@ export class ClickHouseSession {
    * Appends a JSONEachRow body built by the caller (one JSON object per line), sent as it is: the
    * client's insert would stringify an object per row again. Same request as its insert.
    */
-  async insertJsonEachRow(table: string, body: string): Promise<void> {
+  async insertJsonEachRow(table: string, body: string | Uint8Array): Promise<void> {
     if (body.length === 0) return
     const { client } = await this.open()
     await guard(async () => {

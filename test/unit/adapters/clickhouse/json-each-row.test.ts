@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toTableRow } from '../../../../src/adapters/clickhouse/clickhouse-row.mapper.js'
 import { dateTimeText, isoDateTimeText } from '../../../../src/adapters/clickhouse/datetime-text.js'
-import { jsonEachRowBodies } from '../../../../src/adapters/clickhouse/json-each-row.js'
+import { jsonEachRowBodies, type InsertBody } from '../../../../src/adapters/clickhouse/json-each-row.js'
 import type { FactRow } from '../../../../src/domain/fact-row.js'
 import type { Guid } from '../../../../src/domain/guid.js'
 import { at, dimFact, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../../src/testing/contracts/fact-rows.mother.js'
@@ -47,7 +47,27 @@ describe('JSONEachRow bodies of the insert path', () => {
       sessionFact({ durationSeconds: Number.MAX_SAFE_INTEGER, at: DAY - 0.5 }),
     ]
     for (const ingestion of [Date.parse('2026-11-30T10:00:07.5Z'), -1000]) {
-      expect(jsonEachRowBodies(rows, ingestion)).toEqual(objectPath(rows, ingestion))
+      expect(asText(jsonEachRowBodies(rows, ingestion))).toEqual(objectPath(rows, ingestion))
     }
   })
+
+  it('any text in a row, and bodies past the first buffer: the same bytes as JSON.stringify, line counts right', () => {
+    const path = dimPath()
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u007f', '\u0080', '\ud83d'))
+    const row = fc.tuple(text, text, fc.boolean()).map(([factId, raw, session]): FactRow =>
+      session
+        ? sessionFact({ factId })
+        : ({ table: 'property_object_view_facts', row: { ...(viewFact(path, id(), at('2026-11-30T10:00:00Z')).row as object), factId, viewSourceRaw: raw } } as FactRow),
+    )
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
+        const bodies = jsonEachRowBodies(rows, at('2026-11-30T10:00:07Z'))
+        expect(asText(bodies)).toEqual(objectPath(rows, at('2026-11-30T10:00:07Z')))
+        for (const [table, body] of bodies) expect(body.lines).toBe(rows.filter((r) => r.table === table).length)
+      }),
+    )
+  })
 })
+
+const asText = (bodies: ReadonlyMap<string, InsertBody>): Map<string, string> =>
+  new Map([...bodies].map(([table, body]) => [table, Buffer.from(body.bytes).toString('utf8')]))
