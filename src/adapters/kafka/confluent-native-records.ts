@@ -1,4 +1,5 @@
 import type { BrokerRecord } from '../../application/ports/broker.port.js'
+import { RepeatedTexts } from './repeated-text.js'
 
 /** A message as librdkafka's own consumer API (`KafkaConsumer.consume(n, cb)`) hands it over. */
 export interface NativeMessage {
@@ -42,6 +43,9 @@ class Slab {
   }
 }
 
+/** Header values by their position in the record (the binding hands names over as keys, already text). */
+const headerValues = new RepeatedTexts()
+
 const headersOf = (raw: NativeMessage['headers']): Record<string, string> => {
   const out: Record<string, string> = {}
   if (!raw) return out
@@ -50,7 +54,7 @@ const headersOf = (raw: NativeMessage['headers']): Record<string, string> => {
     const header = raw[i] as Readonly<Record<string, Buffer | string>>
     for (const k in header) {
       const v = header[k] as Buffer | string
-      out[k] = typeof v === 'string' ? v : v.toString('utf8')
+      out[k] = typeof v === 'string' ? v : headerValues.text(v, 0, v.length, i)
     }
   }
   return out

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { RepeatedTexts } from './repeated-text.js'
 
 // kafkajs 2.2.4 decodes every fetched record in `protocol/recordBatch/record/v0/decoder.js`, and
 // per record it: reads the timestamp delta as a BigInt Long (one Long object per varint byte plus
@@ -108,13 +109,16 @@ const plus = (base: string | undefined, delta: number | { toString(): string }):
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** A varint-length string read in place: kafkajs' readVarIntString slices a Buffer first. */
-const varIntText = (d: KafkaJsDecoder): string | null => {
+const varIntText = (d: KafkaJsDecoder, slot?: number): string | null => {
   const length = d.readVarInt()
   if (length === -1) return null
   const start = d.offset
   d.offset = start + length
-  return d.buffer.toString('utf8', start, start + length)
+  return slot === undefined ? d.buffer.toString('utf8', start, start + length) : headerTexts.text(d.buffer, start, length, slot)
 }
+
+/** Header names at 2 × index, values at 2 × index + 1. */
+const headerTexts = new RepeatedTexts()
 
 /** Record v0 (see kafkajs' decoder for the layout), as kafkajs decodes it. */
 export const decodeRecord = (decoder: KafkaJsDecoder, batchContext: RecordBatchContext = {}): DecodedRecord => {
@@ -129,9 +133,9 @@ export const decodeRecord = (decoder: KafkaJsDecoder, batchContext: RecordBatchC
   const asText = headerValuesAsText
   const count = decoder.readVarInt()
   for (let i = 0; i < count; i++) {
-    const name = String(varIntText(decoder))
+    const name = String(varIntText(decoder, 2 * i))
     // A view of the fetched bytes, as kafkajs' own; or the text, when the process asked for it.
-    const v = asText ? varIntText(decoder) : decoder.readVarIntBytes()
+    const v = asText ? varIntText(decoder, 2 * i + 1) : decoder.readVarIntBytes()
     if (!hasOwn.call(headers, name)) {
       if (name === '__proto__') Object.defineProperty(headers, name, { value: v, enumerable: true, writable: true, configurable: true })
       else headers[name] = v

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { BrokerRecord } from '../../../../src/application/ports/broker.port.js'
 import { batchesOf, type NativeMessage } from '../../../../src/adapters/kafka/confluent-native-records.js'
@@ -45,5 +46,19 @@ describe('librdkafka messages as broker records (batchesOf)', () => {
     expect(records.map((r) => [text(r.key), text(r.value)])).toEqual([['k1', 'v1'], ['k3', 'v3'], ['ключ', '']])
     const buffers = new Set(records.flatMap((r) => [r.key?.buffer, r.value?.buffer]))
     expect(buffers.size).toBe(1)
+  })
+
+  it('header values repeated from the message before are the same text; lookalike bytes are decoded (property)', () => {
+    // 'Ã©' is two codes equal to the two UTF-8 bytes of 'é': equal codes alone must not match.
+    const value = fc.constantFrom('', 'a', 'b', 'ab', 'é', 'Ã©', 'session-ended', 'session-endex', '1.0')
+    const headers = fc.array(fc.tuple(fc.constantFrom('ce_id', 'ce_type', 'x'), value), { maxLength: 5 })
+    fc.assert(
+      fc.property(fc.array(headers, { minLength: 2, maxLength: 12 }), (runs) => {
+        const messages = runs.map((hs, i) => message(0, i, { headers: hs.map(([k, v]) => ({ [k]: Buffer.from(v) })) }))
+        const records = batchesOf(messages).flat()
+        records.forEach((r, i) => expect(r.headers).toEqual(Object.fromEntries((runs[i] ?? []).map(([k, v]) => [k, v]))))
+      }),
+      { numRuns: 300 },
+    )
   })
 })

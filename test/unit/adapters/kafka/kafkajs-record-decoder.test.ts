@@ -108,6 +108,23 @@ describe("kafkajs' record decoder, replaced (kafkajs-record-decoder.ts)", () => 
     )
   })
 
+  it('header texts taken again from the record before only when their bytes are the same ASCII: runs of records (property)', () => {
+    decodeKafkaJsHeaderValuesAsText()
+    // 'Ã©' is two codes equal to the two UTF-8 bytes of 'é': equal codes alone must not match.
+    const lookalike = fc.constantFrom('', 'a', 'b', 'ab', 'é', 'Ã©', '\u00c3\u00a9', 'session-ended', 'session-endex', '1.0')
+    const run = fc.array(anyRecord.chain((r) => fc.array(fc.tuple(headerName, lookalike), { maxLength: 6 }).map((headers) => ({ ...r, headers }))), { minLength: 2, maxLength: 12 })
+    fc.assert(
+      fc.property(run, (records) => {
+        for (const r of records) {
+          const { theirs, ours } = decodeBoth(...encoded(r))
+          expect(headersOf(ours.headers)).toEqual(headersOf(theirs['headers'] as Record<string, unknown>))
+          expect(Object.keys(ours.headers)).toEqual(Object.keys(theirs['headers'] as object))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('a null header value stays null, as kafkajs decodes it', () => {
     const encoder = require('kafkajs/src/protocol/encoder.js') as new () => {
       writeVarInt(n: number): unknown
