@@ -1,4 +1,5 @@
 import type { Instant } from '../../domain/instant.js'
+import type { BodyPool } from './body-pool.js'
 import { dayText, DAY_SECONDS, inFastRange, isoDateTimeText } from './datetime-text.js'
 
 const QUOTE = 34
@@ -15,8 +16,9 @@ export class BodyWriter {
   private buf: Buffer
   private pos = 0
 
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(64, capacity))
+  constructor(capacity: number, pool?: BodyPool) {
+    const bytes = Math.max(64, capacity)
+    this.buf = pool ? pool.take(bytes) : Buffer.allocUnsafeSlow(bytes)
   }
 
   /** The bytes written so far (a view, not a copy). */

@@ -4,6 +4,7 @@ import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { DB_SYSTEM_NAME_VALUE_CLICKHOUSE } from '../observability/semconv.js'
+import { BodyPool } from './body-pool.js'
 import { jsonEachRowBodies } from './json-each-row.js'
 import { progressRow } from './clickhouse-stage-progress.js'
 import { stageProgressOf } from '../../domain/stage-progress.js'
@@ -15,12 +16,16 @@ import { stageProgressOf } from '../../domain/stage-progress.js'
  * insert is a database span (table, row count; never a value).
  */
 export class ClickHouseFactStore implements FactStore {
+  private readonly bodies = new BodyPool()
+
   constructor(private readonly session: ClickHouseSession) {}
 
   async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
-    for (const [table, body] of jsonEachRowBodies(rows, ingestionTime)) {
+    for (const [table, body] of jsonEachRowBodies(rows, ingestionTime, this.bodies)) {
       const insert = () => this.session.insertJsonEachRow(table, body.bytes)
       await (trace ? trace.call(this.insertCall(table, body.lines), insert) : insert())
+      // Returned: the server has read the whole body. A failed insert's buffer is left to the GC.
+      this.bodies.give(body.bytes)
     }
     // After the funnel rows: progress never claims rows that are not stored yet.
     const progress = stageProgressOf(rows, ingestionTime).map(progressRow)

@@ -2,6 +2,7 @@ import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
 import type { SessionFactRow } from '../../domain/session-fact.js'
 import type { ViewFactRow } from '../../domain/view-fact.js'
+import type { BodyPool } from './body-pool.js'
 import { BodyWriter, encoded } from './body-writer.js'
 import { toTableRow } from './clickhouse-row.mapper.js'
 import { dateTimeText } from './datetime-text.js'
@@ -73,14 +74,14 @@ export interface InsertBody {
 /** Bytes per line to start each body's buffer with (a session line is about 600, a view line 900). */
 const LINE_BYTES_GUESS = 640
 
-/** The JSONEachRow body of each insert table, rows in their order, IngestionTime stamped. */
-export const jsonEachRowBodies = (rows: readonly FactRow[], ingestionTime: Instant): Map<string, InsertBody> => {
+/** The JSONEachRow body of each insert table, rows in their order, IngestionTime stamped; in buffers from `pool` when given. */
+export const jsonEachRowBodies = (rows: readonly FactRow[], ingestionTime: Instant, pool?: BodyPool): Map<string, InsertBody> => {
   const ingestionText = dateTimeText(ingestionTime)
   const ingestion = Buffer.from(`,"IngestionTime":${JSON.stringify(ingestionText)}}\n`)
   const writers = new Map<string, { writer: BodyWriter; lines: number }>()
   const writerOf = (table: string) => {
     let w = writers.get(table)
-    if (w === undefined) writers.set(table, (w = { writer: new BodyWriter(rows.length * LINE_BYTES_GUESS), lines: 0 }))
+    if (w === undefined) writers.set(table, (w = { writer: new BodyWriter(rows.length * LINE_BYTES_GUESS, pool), lines: 0 }))
     w.lines++
     return w.writer
   }
