@@ -17,8 +17,8 @@ export interface DriverOutbound {
   readonly headers: Record<string, string>
 }
 
-const bytes = (b: Buffer | null | undefined): Uint8Array | null =>
-  b == null ? null : new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+/** The client's Buffer as it is (a Uint8Array): no view of its own per key and value. */
+const bytes = (b: Buffer | null | undefined): Uint8Array | null => b ?? null
 
 const headerText = (v: unknown): string | undefined => {
   if (v == null) return undefined
@@ -29,7 +29,8 @@ const headerText = (v: unknown): string | undefined => {
   return String(v)
 }
 
-export const headersOf = (raw: Readonly<Record<string, unknown>> | undefined): Record<string, string> => {
+export const headersOf = (raw: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, string>> => {
+  if (raw !== undefined && allText(raw)) return raw as Readonly<Record<string, string>>
   const out: Record<string, string> = {}
   // Runs for every record: a plain loop, no entries array.
   for (const k in raw) {
@@ -37,6 +38,12 @@ export const headersOf = (raw: Readonly<Record<string, unknown>> | undefined): R
     if (text !== undefined) out[k] = text
   }
   return out
+}
+
+/** Headers decoded as text already (npm start's kafkajs decoder): taken as they are, not copied. */
+const allText = (raw: Readonly<Record<string, unknown>>): boolean => {
+  for (const k in raw) if (typeof raw[k] !== 'string') return false
+  return true
 }
 
 /** Runs for every record: one object of one shape or the other, no spread of a helper object. */
