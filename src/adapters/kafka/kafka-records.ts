@@ -17,8 +17,9 @@ export interface DriverOutbound {
   readonly headers: Record<string, string>
 }
 
-/** The client's Buffer as it is (a Uint8Array): no view of its own per key and value. */
-const bytes = (b: Buffer | null | undefined): Uint8Array | null => b ?? null
+/** A plain Uint8Array view: a record's bytes compare and slice as the port's type says, not as a Buffer. */
+const bytes = (b: Buffer | null | undefined): Uint8Array | null =>
+  b == null ? null : new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 
 const headerText = (v: unknown): string | undefined => {
   if (v == null) return undefined

@@ -19,8 +19,8 @@ describe('Kafka message → BrokerRecord', () => {
   it('a record shares the message bytes and carries offset, headers and the broker timestamp', () => {
     const value = Buffer.from('{"a":1}')
     const r = toBrokerRecord('t', 2, { offset: '41', key: null, value, headers: { ce_id: Buffer.from('x') }, timestamp: '1700000000000' })
-    expect(r).toEqual({ topic: 't', partition: 2, offset: '41', key: null, value, headers: { ce_id: 'x' }, timestamp: 1_700_000_000_000 })
-    expect(r.value).toBe(value)
+    expect(r).toEqual({ topic: 't', partition: 2, offset: '41', key: null, value: new Uint8Array(value), headers: { ce_id: 'x' }, timestamp: 1_700_000_000_000 })
+    expect(r.value?.buffer).toBe(value.buffer)
   })
 
   it('headers already text (npm start decodes them so) are taken as they are; any other value makes a copy of text', () => {
