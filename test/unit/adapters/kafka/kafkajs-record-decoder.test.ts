@@ -111,7 +111,7 @@ describe("kafkajs' record decoder, replaced (kafkajs-record-decoder.ts)", () => 
   it('header texts taken again from the record before only when their bytes are the same ASCII: runs of records (property)', () => {
     decodeKafkaJsHeaderValuesAsText()
     // 'Ã©' is two codes equal to the two UTF-8 bytes of 'é': equal codes alone must not match.
-    const lookalike = fc.constantFrom('', 'a', 'b', 'ab', 'é', 'Ã©', '\u00c3\u00a9', 'session-ended', 'session-endex', '1.0')
+    const lookalike = fc.constantFrom('', 'a', 'b', 'ab', 'é', 'Ã©', 'Ã', 'session-ended', 'session-endex', '1.0')
     const run = fc.array(anyRecord.chain((r) => fc.array(fc.tuple(headerName, lookalike), { maxLength: 6 }).map((headers) => ({ ...r, headers }))), { minLength: 2, maxLength: 12 })
     fc.assert(
       fc.property(run, (records) => {
