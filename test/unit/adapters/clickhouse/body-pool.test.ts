@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BodyPool } from '../../../../src/adapters/clickhouse/body-pool.js'
+import { ClickHouseFactStore } from '../../../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import type { ClickHouseSession } from '../../../../src/adapters/clickhouse/clickhouse-session.js'
 import { jsonEachRowBodies } from '../../../../src/adapters/clickhouse/json-each-row.js'
 import { at, sessionFact } from '../../../../src/testing/contracts/fact-rows.mother.js'
 
@@ -38,5 +40,30 @@ describe('insert body buffers given back (BodyPool)', () => {
     expect(again.has(a.buffer)).toBe(false)
     expect(again.has(b.buffer) && again.has(c.buffer)).toBe(true)
     expect(again.has(big.buffer)).toBe(false)
+  })
+})
+
+describe('the fact store gives a body buffer back only after its insert returned', () => {
+  it('a refused insert keeps its bytes (never written over); a stored one is reused by the next body', async () => {
+    const sent: Uint8Array[] = []
+    let refuse = true
+    const session = {
+      insertJsonEachRow: async (_table: string, body: Uint8Array) => {
+        sent.push(body)
+        if (refuse) throw new Error('store down')
+      },
+      insert: async () => undefined,
+    } as unknown as ClickHouseSession
+    const store = new ClickHouseFactStore(session)
+    const t = at('2026-11-30T10:00:07Z')
+    await expect(store.append([sessionFact()], t)).rejects.toThrow('store down')
+    const refused = sent[0] as Uint8Array
+    const refusedText = text(refused)
+    refuse = false
+    await store.append([sessionFact()], t)
+    await store.append([sessionFact()], t)
+    expect(sent[1]?.buffer).not.toBe(refused.buffer)
+    expect(sent[2]?.buffer).toBe(sent[1]?.buffer)
+    expect(text(refused)).toBe(refusedText)
   })
 })
