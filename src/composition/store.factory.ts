@@ -8,6 +8,8 @@ import { embeddedAdapters, serverAdapters, type ClickHouseAdapters } from '../ad
 import { InMemoryDimensionReader } from '../adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
+import { InMemoryServingIndex } from '../adapters/memory/in-memory-serving-index.js'
+import { ServingFactStore } from '../application/serving/serving-fact-store.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate } from '../adapters/clickhouse/clickhouse-migrator.js'
@@ -49,7 +51,7 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
     case 'memory': {
       const t = tables()
       return {
-        factStore: new InMemoryFactStore(t),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t)),
         dimensionReader: new InMemoryDimensionReader(t),
         readModel: new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),

@@ -6,6 +6,10 @@ import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickho
 import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import type { ViewSessionSource } from '../../src/adapters/clickhouse/merged-views.sql.js'
+import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
+import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
@@ -31,7 +35,7 @@ export const resetDatabase = async (session: ClickHouseSession): Promise<void> =
   await migrate(session)
 }
 
-const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'funnel_daily', 'dim_property_object', 'dim_developer', 'dim_project', 'dim_building', 'dim_layout_group', 'dim_layout']
+const MERGED_TABLES = ['session_facts', 'property_object_view_facts', 'developer_view_facts', 'developer_session_facts', 'view_links', 'session_links', 'funnel_daily', 'dim_property_object', 'dim_developer', 'dim_project', 'dim_building', 'dim_layout_group', 'dim_layout']
 
 /**
  * OPTIMIZE … FINAL on every merged table. 18.16 may silently skip a merge, so we ask it to throw
@@ -56,9 +60,13 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
   }
 }
 
-export const factStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
+/** The fact store as the composition root builds it: the facts, then the serving rows (migration 0008). */
+export const servingFactStore = (session: ClickHouseSession): FactStore => new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
+
+/** Reads from the serving tables (the default) or from the raw facts (the definition, the oracle). */
+export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource = 'serving'): Promise<FactStoreFixture> => {
   await resetDatabase(session)
-  return { store: new ClickHouseFactStore(session), readModel: new ClickHouseReadModel(session), forceMerge: () => forceMerge(session) }
+  return { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source), forceMerge: () => forceMerge(session) }
 }
 
 /** The same, reading through the read cache the composition root puts in front of a single server. */

@@ -11,6 +11,8 @@ import { InMemoryBroker } from '../../src/adapters/memory/in-memory-broker.js'
 import type { InMemoryConsumer } from '../../src/adapters/memory/in-memory-consumer.js'
 import { InMemoryDimensionReader } from '../../src/adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryServingIndex } from '../../src/adapters/memory/in-memory-serving-index.js'
+import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
 import { InMemoryReadModel } from '../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryTables } from '../../src/adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../../src/adapters/observability/otel-tracer.js'
@@ -42,7 +44,8 @@ export class Harness {
   readonly metrics = new PromMetrics(new Registry())
   readonly running = new Map<string, Running>()
   /** Store seen by engines; a test may wrap `store` to inject behaviour. */
-  sink: FactStore = this.store
+  /** The store the engines write through: the facts, then the serving rows the read model reads. */
+  sink: FactStore = new ServingFactStore(this.store, new InMemoryServingIndex(this.tables))
   /** Tracer of the engines started next; OpenTelemetry's API, a no-op until an SDK is registered. */
   tracer: Tracer = new OtelTracer()
   /** Dimension reader seen by engines; a test on another store points it there. */

@@ -8,6 +8,8 @@ import type { BrokerConsumer, BrokerRecord, OutboundRecord } from '../../src/app
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import { InMemoryDimensionReader } from '../../src/adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryServingIndex } from '../../src/adapters/memory/in-memory-serving-index.js'
+import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
 import { InMemoryReadModel } from '../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryTables } from '../../src/adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../../src/adapters/observability/otel-tracer.js'
@@ -37,7 +39,8 @@ export class KafkaHarness {
   readonly logger = new RecordingLogger()
   readonly metrics = new PromMetrics(new Registry())
   readonly running = new Map<string, { engine: ConsumerEngine; consumer: BrokerConsumer }>()
-  sink: FactStore = this.store
+  /** The store the engines write through: the facts, then the serving rows the read model reads. */
+  sink: FactStore = new ServingFactStore(this.store, new InMemoryServingIndex(this.tables))
   /** The dimension consumers' progress seen by engines; unset, a gap is declared after the attempts alone. */
   dimensionProgress: DimensionProgress | undefined
 

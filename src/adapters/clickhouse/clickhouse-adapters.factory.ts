@@ -9,6 +9,8 @@ import { ClickHouseDimensionReader } from './clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from './clickhouse-fact-store.js'
 import { migrate } from './clickhouse-migrator.js'
 import { ClickHouseReadModel } from './clickhouse-read-model.js'
+import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
+import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
 import { serverSession, type ServerSettings } from './server-session.factory.js'
@@ -25,7 +27,7 @@ export interface ClickHouseAdapters {
 
 const over = (session: ClickHouseSession): ClickHouseAdapters => ({
   session,
-  factStore: new ClickHouseFactStore(session),
+  factStore: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)),
   dimensionReader: new ClickHouseDimensionReader(session),
   readModel: new ClickHouseReadModel(session),
   stageProgress: new ClickHouseStageProgressReader(session),

@@ -4,7 +4,7 @@ import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { mergedViews } from './merged-views.sql.js'
+import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
 
 const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
@@ -17,24 +17,28 @@ const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
 
 /**
  * Dashboards send many small reads at once to a server with few cores: one thread per read keeps
- * them from competing for the cores. The key index is not used for IN (subquery): a developer's
- * candidate views and sessions are spread over every granule anyway, and on 18.16 the index
- * analysis costs about as much as the query (CPU per query on the bench:read data, one thread:
- * sessions 350-395 ms with it, 183-191 ms without; views 110-134 ms, 88-93 ms).
+ * them from competing for the cores. The key index is not used for IN (subquery): over the raw
+ * facts a developer's candidate views and sessions are spread over every granule anyway, and on
+ * 18.16 the index analysis costs about as much as the query; the serving tables' reads are
+ * narrowed by their KeyDeveloperId prefix before any IN.
  */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
- * views in [from, to) (open and closed facts merged per view, merged-views.sql.ts), then per SessionId the latest (argMax by IngestionTime) duration and
- * viewer kind, so re-inserted facts count once before and after merges. Funnel: uniqMerge per
- * stage. Never FINAL.
+ * views in [from, to) (open and closed facts merged per view, merged-views.sql.ts), then per
+ * SessionId the latest duration and viewer kind (argMax by IngestionTime, then FactId), so
+ * re-inserted facts count once before and after merges. Funnel: uniqMerge per stage. Never FINAL.
+ * Views and sessions come from the developer-keyed serving tables by default (a read costs the
+ * developer's own data); `'facts'` reads the raw facts: the definition, kept as the test oracle.
  */
 export class ClickHouseReadModel implements ReadModel {
-  constructor(private readonly session: ClickHouseSession) {}
+  constructor(
+    private readonly session: ClickHouseSession,
+    private readonly source: ViewSessionSource = 'serving',
+  ) {}
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const db = ident(this.session.database)
     const [row] = await this.session.select<Record<keyof SessionTotals, string>>(sql`
       SELECT count() AS sessions,
              countIf(s.2 = 'Guest') AS guestSessions,
@@ -42,11 +46,7 @@ export class ClickHouseReadModel implements ReadModel {
              sum(s.1) AS totalDurationSeconds,
              min(s.1) AS minDurationSeconds,
              max(s.1) AS maxDurationSeconds
-      FROM (
-        SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), IngestionTime) AS s
-        FROM ${db}.session_facts
-        PREWHERE SessionId IN (SELECT SessionId FROM (${mergedViews(this.session.database, developerId, period)}))
-        GROUP BY SessionId)`, READ_SETTINGS)
+      FROM (${latestSessions(this.session.database, developerId, period, this.source)})`, READ_SETTINGS)
     const n = (v: string | undefined) => Number(v ?? 0)
     return {
       sessions: n(row?.sessions),
@@ -61,7 +61,7 @@ export class ClickHouseReadModel implements ReadModel {
   async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
     const [row] = await this.session.select<Record<keyof ViewTotals, string>>(sql`
       SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
-      FROM (${mergedViews(this.session.database, developerId, period)})`, READ_SETTINGS)
+      FROM (${mergedViews(this.session.database, developerId, period, this.source)})`, READ_SETTINGS)
     return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
   }
 

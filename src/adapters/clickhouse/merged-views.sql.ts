@@ -5,17 +5,28 @@ import { ident, int, sql, uuid, type SqlFragment } from './sql-fragment.js'
 /** DateTime has whole seconds: a period bound is taken as the first whole second at or after it. */
 export const seconds = (ms: number) => int(Math.ceil(ms / 1000))
 
+/** Where a read of the developer's views and sessions comes from. */
+export type ViewSessionSource = 'serving' | 'facts'
+
+const inPeriod = (column: SqlFragment, period: Period) =>
+  sql`${column} >= toDateTime(${seconds(period.from)}, 'UTC') AND ${column} < toDateTime(${seconds(period.to)}, 'UTC')`
+
 /**
  * The developer's views in the period, one row per PropertyObjectViewId, open and closed facts
  * merged as domain/view-merge.ts says: the winner is argMax by (IsClosed, IngestionTime, FactId)
  * and the view's developer and time are the winner's. Columns: PropertyObjectViewId, SessionId,
- * IsClosed, DurationSeconds (0 for an open view). The inner IN uses the primary key
- * (DeveloperId first); it can only widen the candidates, the outer WHERE decides. Never FINAL.
+ * IsClosed, DurationSeconds (0 for an open view). The inner IN narrows to views with a row of the
+ * developer in the period; it can only widen the candidates, the outer WHERE decides. Never FINAL.
+ * - 'facts': property_object_view_facts, the definition (and the serving path's test oracle); it
+ *   reads every view's rows, since another developer's row of a view may be its winner.
+ * - 'serving': developer_view_facts under the developer's key, which holds every row of each of
+ *   its views whatever their developer (migration 0008): only the developer's rows are read.
  */
-export const mergedViews = (database: string, developerId: Guid, period: Period): SqlFragment => {
-  const table = sql`${ident(database)}.property_object_view_facts`
-  const inPeriod = (column: SqlFragment) =>
-    sql`${column} >= toDateTime(${seconds(period.from)}, 'UTC') AND ${column} < toDateTime(${seconds(period.to)}, 'UTC')`
+export const mergedViews = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
+  const dev = uuid(developerId)
+  const table = sql`${ident(database)}.${ident(source === 'serving' ? 'developer_view_facts' : 'property_object_view_facts')}`
+  const scope = source === 'serving' ? sql`KeyDeveloperId = ${dev} AND ` : sql``
+  const key = source === 'serving' ? sql`KeyDeveloperId` : sql`DeveloperId`
   return sql`
     SELECT PropertyObjectViewId, w.1 AS SessionId, w.2 AS IsClosed, w.3 AS DurationSeconds
     FROM (
@@ -23,9 +34,26 @@ export const mergedViews = (database: string, developerId: Guid, period: Period)
              argMax(tuple(SessionId, IsClosed, ifNull(DurationSeconds, 0), DeveloperId, EventTime),
                     tuple(IsClosed, IngestionTime, FactId)) AS w
       FROM ${table}
-      PREWHERE PropertyObjectViewId IN (
+      PREWHERE ${scope}PropertyObjectViewId IN (
         SELECT PropertyObjectViewId FROM ${table}
-        WHERE DeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`)})
+        WHERE ${key} = ${dev} AND ${inPeriod(sql`EventTime`, period)})
       GROUP BY PropertyObjectViewId)
-    WHERE w.4 = ${uuid(developerId)} AND ${inPeriod(sql`w.5`)}`
+    WHERE w.4 = ${dev} AND ${inPeriod(sql`w.5`, period)}`
+}
+
+/**
+ * Per session of those views its latest fact (argMax by IngestionTime, FactId deciding a tie the
+ * same way on every store): `s.1` DurationSeconds, `s.2` ViewerKind. 'serving' reads the
+ * developer's own copies in developer_session_facts, 'facts' every session_facts row of those ids.
+ */
+export const latestSessions = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
+  const db = ident(database)
+  const views = mergedViews(database, developerId, period, source)
+  const from = source === 'serving'
+    ? sql`${db}.developer_session_facts PREWHERE KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (SELECT SessionId FROM (${views}))`
+    : sql`${db}.session_facts PREWHERE SessionId IN (SELECT SessionId FROM (${views}))`
+  return sql`
+    SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
+    FROM ${from}
+    GROUP BY SessionId`
 }

@@ -1,5 +1,6 @@
 import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
+import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 
 export interface StoredRow {
   readonly fact: FactRow
@@ -11,6 +12,8 @@ export interface StoredRow {
 /** The rows an in-memory store holds, shared by its writer and its readers. */
 export class InMemoryTables {
   private readonly rows: StoredRow[] = []
+  /** The developer-keyed serving tables (migration 0008), each row with its own IngestionTime. */
+  readonly serving: { readonly views: ServingViewRow[]; readonly sessions: ServingSessionRow[] } = { views: [], sessions: [] }
 
   append(facts: readonly FactRow[], ingestionTime: Instant): void {
     for (const fact of facts) this.rows.push({ fact, ingestionTime, seq: this.rows.length })

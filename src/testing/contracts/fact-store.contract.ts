@@ -28,9 +28,10 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
       await f.store.append(
         [
           sessionFact({ sessionId: guest, userId: null, durationSeconds: 100 }),
-          sessionFact({ sessionId: user, durationSeconds: 300 }),
+          // a view happens within its session (domain/serving-links.ts): each session starts at its view
+          sessionFact({ sessionId: user, durationSeconds: 300, at: NOV.from }),
           sessionFact({ sessionId: other, durationSeconds: 7 }),
-          sessionFact({ sessionId: late, durationSeconds: 9 }),
+          sessionFact({ sessionId: late, durationSeconds: 9, at: NOV.to }),
           sessionFact({ sessionId: never, durationSeconds: 11 }),
           viewFact(mine, guest, T),
           viewFact(mine, guest, T + 1000),

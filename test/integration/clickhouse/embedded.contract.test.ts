@@ -23,6 +23,8 @@ const suite = (dialect: Dialect) =>
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
+    factStoreContract(`embedded chdb (${dialect}), raw facts`, () => factStoreFixture(session, 'facts'))
+    viewMergeContract(`embedded chdb (${dialect}), raw facts`, () => factStoreFixture(session, 'facts'))
     viewMergeContract(`embedded chdb (${dialect}), cached reads`, () => cachedFactStoreFixture(session))
     dimensionNamesContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))

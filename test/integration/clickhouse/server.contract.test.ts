@@ -13,6 +13,9 @@ afterAll(() => session.close())
 
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
+// the raw-fact reads: the definition the serving tables are held to
+factStoreContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(session, 'facts'))
+viewMergeContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(session, 'facts'))
 dimensionNamesContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
 stageProgressContract('ClickHouse server (HTTP)', () => stageProgressFixture(session))

@@ -5,6 +5,7 @@ import { TOKENS } from '../../../src/composition/tokens.js'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
+import type { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 
@@ -35,15 +36,17 @@ describe('store settings', () => {
 
   it('the container binds the store adapters DEV_STATS_STORE selects, synchronously and without connecting', () => {
     const resolve = (env: Record<string, string>) => createContainer(loadConfig({ DEV_STATS_LOG_LEVEL: 'silent', ...env }))
-    expect(resolve({}).get(TOKENS.FactStore)).toBeInstanceOf(InMemoryFactStore)
+    // every store keeps the serving tables the read model reads
+    const factsOf = (c: ReturnType<typeof resolve>) => c.get<ServingFactStore>(TOKENS.FactStore).facts
+    expect(factsOf(resolve({}))).toBeInstanceOf(InMemoryFactStore)
     const server = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })
-    expect(server.get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
+    expect(factsOf(server)).toBeInstanceOf(ClickHouseFactStore)
     expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(CachedReadModel)
     expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_READ_CACHE_ENTRIES: '0' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
     // a cluster's other shards write where this server's system.parts cannot see: no cache there
     expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_CLUSTER: 'c' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
     expect(resolve({}).get(TOKENS.ReadModel)).toBeInstanceOf(InMemoryReadModel)
-    expect(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }).get(TOKENS.FactStore)).toBeInstanceOf(ClickHouseFactStore)
+    expect(factsOf(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }))).toBeInstanceOf(ClickHouseFactStore)
   })
 
   it('DEV_STATS_READ_CACHE_ENTRIES (10,000; 0 for none) and _MAX_STALE_SECONDS (0; at most 300), a clear error otherwise', () => {

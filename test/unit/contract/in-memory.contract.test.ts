@@ -1,6 +1,8 @@
 import { InMemoryDimensionReader } from '../../../src/adapters/memory/in-memory-dimension-reader.js'
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
-import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
+import { InMemoryReadModel, type InMemoryViewSessionSource } from '../../../src/adapters/memory/in-memory-read-model.js'
+import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
+import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
@@ -10,13 +12,17 @@ import { stageProgressContract } from '../../../src/testing/contracts/stage-prog
 import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
-const inMemory = async () => {
+const inMemory = (source: InMemoryViewSessionSource) => async () => {
   const tables = new InMemoryTables()
-  return { store: new InMemoryFactStore(tables), readModel: new InMemoryReadModel(tables), forceMerge: async () => {} }
+  const store = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables))
+  return { store, readModel: new InMemoryReadModel(tables, source), forceMerge: async () => {} }
 }
-factStoreContract('in-memory', inMemory)
-viewMergeContract('in-memory', inMemory)
-dimensionNamesContract('in-memory', inMemory)
+// the serving rows (what reads use) and the raw facts (the definition) give the same answers
+for (const source of ['serving', 'facts'] as const) {
+  factStoreContract(`in-memory, ${source}`, inMemory(source))
+  viewMergeContract(`in-memory, ${source}`, inMemory(source))
+}
+dimensionNamesContract('in-memory', inMemory('serving'))
 
 dimensionReaderContract('in-memory', async () => {
   const tables = new InMemoryTables()

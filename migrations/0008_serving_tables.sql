@@ -1,0 +1,102 @@
+-- 0008: developer-keyed serving tables (spec §8, cost of a read) and the link tables the ingest
+-- looks them up in. A developer's read touches only rows under its KeyDeveloperId:
+--   developer_view_facts: every row of a view under every developer any row of that view has, so
+--     the winning row (domain/view-merge.ts) is decided among the developer's own rows;
+--   developer_session_facts: every session fact under every developer whose view rows name it.
+-- The ingest writes both after each batch's facts and before its offsets (serving-fact-store.ts),
+-- with lookups in the link tables, which the materialized views below fill from the facts:
+--   view_links: a view fact by the UTC day of its EventTime (ViewedAt) and SessionId;
+--   session_links: a session fact under every UTC day of [StartedAt - 1 h, LastActivityAt + 1 h],
+--     at most 32 days (domain/serving-links.ts holds the same rule; a test keeps them equal).
+-- The link tables are needed only as far back as a fact can arrive late; old monthly partitions
+-- can be dropped. Existing facts: `npm run serving:backfill`. Statements end with ";" at the end
+-- of a line. Idempotent (IF NOT EXISTS).
+CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_view_facts
+(
+    KeyDeveloperId UUID,
+    PropertyObjectViewId UUID,
+    FactId String,
+    DeveloperId UUID,
+    SessionId UUID,
+    IsClosed UInt8,
+    DurationSeconds UInt32,
+    EventTime DateTime('UTC'),
+    IngestionTime DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(IngestionTime)
+PARTITION BY toYYYYMM(EventTime)
+ORDER BY (KeyDeveloperId, PropertyObjectViewId, FactId);
+
+CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_facts
+(
+    KeyDeveloperId UUID,
+    SessionId UUID,
+    FactId String,
+    DurationSeconds UInt32,
+    ViewerKind String,
+    EventTime DateTime('UTC'),
+    IngestionTime DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(IngestionTime)
+PARTITION BY toYYYYMM(EventTime)
+ORDER BY (KeyDeveloperId, SessionId, FactId);
+
+CREATE TABLE IF NOT EXISTS pin_dev_stats.view_links
+(
+    Day Date,
+    SessionId UUID,
+    PropertyObjectViewId UUID,
+    FactId String,
+    DeveloperId UUID,
+    IsClosed UInt8,
+    DurationSeconds UInt32,
+    EventTime DateTime('UTC'),
+    IngestionTime DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(IngestionTime)
+PARTITION BY toYYYYMM(Day)
+ORDER BY (Day, SessionId, PropertyObjectViewId, FactId)
+SETTINGS index_granularity = 1024;
+
+CREATE TABLE IF NOT EXISTS pin_dev_stats.session_links
+(
+    Day Date,
+    SessionId UUID,
+    FactId String,
+    DurationSeconds UInt32,
+    ViewerKind String,
+    EventTime DateTime('UTC'),
+    IngestionTime DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(IngestionTime)
+PARTITION BY toYYYYMM(Day)
+ORDER BY (Day, SessionId, FactId)
+SETTINGS index_granularity = 1024;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.view_links_mv
+TO pin_dev_stats.view_links
+AS SELECT
+    toDate(EventTime) AS Day,
+    SessionId,
+    PropertyObjectViewId,
+    FactId,
+    DeveloperId,
+    IsClosed,
+    ifNull(DurationSeconds, toUInt32(0)) AS DurationSeconds,
+    EventTime,
+    IngestionTime
+FROM pin_dev_stats.property_object_view_facts;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.session_links_mv
+TO pin_dev_stats.session_links
+AS SELECT
+    toDate('1970-01-01') + (intDiv(greatest(toUInt64(toUInt32(StartedAt)), 3600) - 3600, 86400) + arrayJoin(range(toUInt64(least(32,
+        intDiv(greatest(toUInt64(toUInt32(LastActivityAt)), toUInt64(toUInt32(StartedAt))) + 3600, 86400)
+        - intDiv(greatest(toUInt64(toUInt32(StartedAt)), 3600) - 3600, 86400) + 1))))) AS Day,
+    SessionId,
+    FactId,
+    DurationSeconds,
+    ViewerKind,
+    EventTime,
+    IngestionTime
+FROM pin_dev_stats.session_facts;

@@ -1,0 +1,83 @@
+import type { ClickHouseSettings } from '@clickhouse/client'
+import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { Guid } from '../../domain/guid.js'
+import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { dateTimeText } from './datetime-text.js'
+import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
+
+/** A lookup reads a few granules of the days it names: one thread is plenty. */
+const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
+
+interface ViewLinkRow {
+  SessionId: Guid
+  PropertyObjectViewId: Guid
+  FactId: string
+  DeveloperId: Guid
+  IsClosed: number
+  DurationSeconds: number
+  EventTime: number
+  IngestionTime: number
+}
+
+interface SessionLinkRow {
+  Day: number
+  SessionId: Guid
+  FactId: string
+  DurationSeconds: number
+  ViewerKind: 'Guest' | 'User'
+  EventTime: number
+  IngestionTime: number
+}
+
+/** The serving and link tables of migration 0008 on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
+export class ClickHouseServingIndex implements ServingIndex {
+  constructor(private readonly session: ClickHouseSession) {}
+
+  async viewLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<ViewLink[]> {
+    if (days.length === 0 || sessionIds.length === 0) return []
+    const rows = await this.session.select<ViewLinkRow>(sql`
+      SELECT SessionId, PropertyObjectViewId, FactId, DeveloperId, IsClosed, DurationSeconds,
+             toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
+      FROM ${this.table('view_links')}
+      WHERE ${this.daysAndSessions(days, sessionIds)}`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({
+      propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
+      isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds),
+      eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
+    }))
+  }
+
+  async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
+    if (days.length === 0 || sessionIds.length === 0) return []
+    const rows = await this.session.select<SessionLinkRow>(sql`
+      SELECT toUInt16(Day) AS Day, SessionId, FactId, DurationSeconds, ViewerKind,
+             toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
+      FROM ${this.table('session_links')}
+      WHERE ${this.daysAndSessions(days, sessionIds)}`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({
+      day: Number(r.Day), sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
+      eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
+    }))
+  }
+
+  async write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> {
+    await this.session.insert('developer_view_facts', views.map((r) => ({
+      KeyDeveloperId: r.keyDeveloperId, PropertyObjectViewId: r.propertyObjectViewId, FactId: r.factId, DeveloperId: r.developerId,
+      SessionId: r.sessionId, IsClosed: r.isClosed ? 1 : 0, DurationSeconds: r.durationSeconds,
+      EventTime: dateTimeText(r.eventTime), IngestionTime: dateTimeText(r.ingestionTime),
+    })))
+    await this.session.insert('developer_session_facts', sessions.map((r) => ({
+      KeyDeveloperId: r.keyDeveloperId, SessionId: r.sessionId, FactId: r.factId, DurationSeconds: r.durationSeconds,
+      ViewerKind: r.viewerKind, EventTime: dateTimeText(r.eventTime), IngestionTime: dateTimeText(r.ingestionTime),
+    })))
+  }
+
+  private table(name: string): SqlFragment {
+    return sql`${ident(this.session.database)}.${ident(name)}`
+  }
+
+  private daysAndSessions(days: readonly DayNumber[], sessionIds: readonly Guid[]): SqlFragment {
+    return sql`Day IN (${join(days.map((d) => date(dayText(d))), ', ')}) AND SessionId IN (${join(sessionIds.map(uuid), ', ')})`
+  }
+}

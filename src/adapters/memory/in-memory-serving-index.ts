@@ -1,0 +1,44 @@
+import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { Guid } from '../../domain/guid.js'
+import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import type { InMemoryTables } from './in-memory-tables.js'
+
+/**
+ * The serving tables in memory, with lookups that see exactly what migration 0008's link tables
+ * hold (a view under the day of its EventTime, a session fact under its sessionDays), so the
+ * in-memory store finds no more than ClickHouse would.
+ */
+export class InMemoryServingIndex implements ServingIndex {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async viewLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<ViewLink[]> {
+    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
+    return this.tables
+      .of('property_object_view_facts')
+      .filter(({ fact }) => ofSessions.has(fact.row.sessionId) && onDays.has(dayOf(fact.row.eventTime)))
+      .map(({ fact: { row }, ingestionTime }) => ({
+        propertyObjectViewId: row.propertyObjectViewId, factId: row.factId, developerId: row.developerId, sessionId: row.sessionId,
+        isClosed: row.isClosed, durationSeconds: row.durationSeconds ?? 0, eventTime: row.eventTime, ingestionTime: storedTime(ingestionTime),
+      }))
+  }
+
+  async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
+    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
+    return this.tables
+      .of('session_facts')
+      .filter(({ fact }) => ofSessions.has(fact.row.sessionId))
+      .flatMap(({ fact: { row }, ingestionTime }) =>
+        sessionDays(row.startedAt, row.lastActivityAt)
+          .filter((day) => onDays.has(day))
+          .map((day) => ({
+            day, sessionId: row.sessionId, factId: row.factId, durationSeconds: row.durationSeconds, viewerKind: row.viewerKind,
+            eventTime: row.eventTime, ingestionTime: storedTime(ingestionTime),
+          })),
+      )
+  }
+
+  async write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> {
+    this.tables.serving.views.push(...views)
+    this.tables.serving.sessions.push(...sessions)
+  }
+}

@@ -1,0 +1,66 @@
+import type { FactRow } from '../../domain/fact-row.js'
+import type { Guid } from '../../domain/guid.js'
+import type { Instant } from '../../domain/instant.js'
+import { sessionCopies, sessionCopiesForViews, viewCopies } from '../../domain/serving-copies.js'
+import { dayOf, sessionDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import type { FactStore } from '../ports/fact-store.port.js'
+import { StoreError } from '../ports/store-error.js'
+import type { ServingIndex } from '../ports/serving-index.port.js'
+import type { StoreTrace } from '../ports/tracer.port.js'
+
+/**
+ * A FactStore that keeps the developer-keyed serving tables current: the facts first, then the
+ * lookups and the serving rows, all before `append` returns, so before the batch's offsets are
+ * committed. A crash in between redelivers the batch, whose facts collapse and whose lookups run
+ * again. A failure of the serving step is always retriable: the facts are stored, and the batch
+ * is retried rather than its records dead-lettered.
+ */
+export class ServingFactStore implements FactStore {
+  constructor(
+    readonly facts: FactStore,
+    readonly serving: ServingIndex,
+  ) {}
+
+  async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
+    await this.facts.append(rows, ingestionTime, trace)
+    try {
+      await keepServingCurrent(this.serving, rows, ingestionTime)
+    } catch (e) {
+      if (e instanceof StoreError && e.retriable) throw e
+      throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, 'SERVING_STEP', { cause: e })
+    }
+  }
+}
+
+export const keepServingCurrent = async (serving: ServingIndex, rows: readonly FactRow[], ingestionTime: Instant): Promise<void> => {
+  const at = storedTime(ingestionTime)
+  const sessions = []
+  const views: ViewLink[] = []
+  for (const f of rows) {
+    if (f.table === 'session_facts') {
+      const { sessionId, factId, durationSeconds, viewerKind, eventTime, startedAt, lastActivityAt } = f.row
+      sessions.push({ sessionId, factId, durationSeconds, viewerKind, eventTime, ingestionTime: at, startedAt, lastActivityAt })
+    } else if (f.table === 'property_object_view_facts') {
+      const { propertyObjectViewId, factId, developerId, sessionId, isClosed, durationSeconds, eventTime } = f.row
+      views.push({ propertyObjectViewId, factId, developerId, sessionId, isClosed, durationSeconds: durationSeconds ?? 0, eventTime, ingestionTime: at })
+    }
+  }
+  const viewRows: ServingViewRow[] = []
+  const sessionRows: ServingSessionRow[] = []
+  if (sessions.length > 0) {
+    const found = await serving.viewLinks(distinct(sessions.flatMap((s) => sessionDays(s.startedAt, s.lastActivityAt))), distinct(sessions.map((s) => s.sessionId)))
+    sessionRows.push(...sessionCopies(sessions, found))
+  }
+  if (views.length > 0) {
+    const sessionIds = distinct(views.map((v) => v.sessionId))
+    const [otherRows, sessionFacts] = await Promise.all([
+      serving.viewLinks(distinct(views.flatMap((v) => viewNeighbourDays(v.eventTime))), sessionIds),
+      serving.sessionLinks(distinct(views.map((v) => dayOf(v.eventTime))), sessionIds),
+    ])
+    viewRows.push(...viewCopies(views, otherRows))
+    sessionRows.push(...sessionCopiesForViews(views, sessionFacts))
+  }
+  if (viewRows.length > 0 || sessionRows.length > 0) await serving.write(viewRows, sessionRows)
+}
+
+const distinct = <T extends DayNumber | Guid>(items: readonly T[]): T[] => [...new Set(items)]
