@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
-import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
@@ -8,7 +7,7 @@ import type { FactRow } from '../../src/domain/fact-row.js'
 import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
 import type { Guid } from '../../src/domain/guid.js'
 import { at, dimFact, dimPath, funnelFact, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl, forceMerge, resetDatabase } from '../support/clickhouse.js'
+import { clickhouseUrl, forceMerge, resetDatabase, servingFactStore } from '../support/clickhouse.js'
 import { clusterSession } from '../support/clickhouse-cluster.js'
 
 // The same appends into the single server (its own database on the shared 18123 server) and
@@ -59,8 +58,8 @@ describe('reads through the Distributed tables equal the single server', () => {
   beforeAll(async () => {
     await Promise.all([resetDatabase(single), resetDatabase(cluster)])
     for (const [i, rows] of data.appends.entries()) {
-      await new ClickHouseFactStore(single).append(rows, T0 + i * 1000)
-      await new ClickHouseFactStore(cluster).append(rows, T0 + i * 1000)
+      await servingFactStore(single).append(rows, T0 + i * 1000)
+      await servingFactStore(cluster).append(rows, T0 + i * 1000)
     }
   })
 

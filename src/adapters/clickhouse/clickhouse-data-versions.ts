@@ -4,8 +4,9 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { join, name, sql } from './sql-fragment.js'
 
 const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
-  property_object_view_facts: 'views',
-  session_facts: 'sessions',
+  // the developer-keyed serving tables views and sessions are read from (migration 0008)
+  developer_view_facts: 'views',
+  developer_session_facts: 'sessions',
   funnel_daily: 'funnel',
   ...Object.fromEntries(Object.values(DIM_TABLE).map((t) => [t, 'dimensions'])),
 }

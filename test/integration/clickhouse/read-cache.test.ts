@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseDataVersions } from '../../../src/adapters/clickhouse/clickhouse-data-versions.js'
-import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
 import { systemClock } from '../../../src/adapters/clock/system-clock.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { DATABASE, clickhouseUrl, forceMerge, resetDatabase } from '../../support/clickhouse.js'
+import { DATABASE, clickhouseUrl, forceMerge, resetDatabase, servingFactStore } from '../../support/clickhouse.js'
 
 // The read cache on the real server: the versions it keys answers by change with every insert
 // and merge of the tables a read depends on (and only those), so a cached answer is never stale.
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
 const versions = new ClickHouseDataVersions(session)
-const store = new ClickHouseFactStore(session)
+const store = servingFactStore(session)
 const T = at('2026-11-30T10:00:00Z')
 const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const RANGE = { fromDate: '2026-11-01', toDate: '2026-11-30' }
@@ -35,8 +34,9 @@ beforeAll(() => resetDatabase(session))
 afterAll(() => session.close())
 
 describe('the read cache over the ClickHouse server', () => {
-  it('versions: unchanged without writes; an insert or a merge changes only the tables it touched', async () => {
-    await store.append([sessionFact(), viewFact(dimPath(), id(), T)], T)
+  it('versions (of the serving tables): unchanged without writes; an insert or a merge changes only the tables it touched', async () => {
+    const s = id()
+    await store.append([sessionFact({ sessionId: s }), viewFact(dimPath(), s, T)], T)
     const before = await versions.versions()
     expect([...before.keys()].sort()).toEqual(['sessions', 'views'])
     expect(await versions.versions()).toEqual(before)

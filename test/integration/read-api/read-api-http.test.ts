@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
 import { ClickHouseStageProgressReader } from '../../../src/adapters/clickhouse/clickhouse-stage-progress.js'
@@ -14,7 +13,7 @@ import { getFunnelScope } from '../../../src/application/read/get-funnel-scope.j
 import { storeFreshness } from '../../../src/application/read/stage-freshness.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+import { clickhouseUrl, resetDatabase, servingFactStore } from '../../support/clickhouse.js'
 import { openApiValidator, type SeenResponse } from '../../support/openapi.js'
 import { keyPair, secretBytes, signToken, unsignedToken } from '../../support/tokens.js'
 
@@ -34,7 +33,8 @@ const sessions: Record<string, FactRow> = {
   A: sessionFact({ sessionId: A, durationSeconds: 100, at: T }),
   B: sessionFact({ sessionId: B, durationSeconds: 200, userId: null, at: T }),
   C: sessionFact({ sessionId: C, durationSeconds: 400, at: T }),
-  N: sessionFact({ sessionId: N, durationSeconds: 800, at: T }),
+  // its view is in October, during the session (a view happens within its session)
+  N: sessionFact({ sessionId: N, durationSeconds: 800, at: at('2026-10-15T11:55:00Z') }),
   // no view of anybody's property object, ever
   Z: sessionFact({ sessionId: Z, durationSeconds: 1600, at: T }),
 }
@@ -67,7 +67,7 @@ describe('read API over HTTP on the ClickHouse server (holdout scenario, tokens,
   beforeAll(async () => {
     session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database })
     await resetDatabase(session)
-    const store = new ClickHouseFactStore(session)
+    const store = servingFactStore(session)
     await store.append(Object.values(sessions), T + 5_000)
     await store.append([
       viewFact(p1, A, T),
