@@ -5,7 +5,8 @@
 --   developer_session_facts: every session fact under every developer whose view rows name it.
 -- The ingest writes both after each batch's facts and before its offsets (serving-fact-store.ts),
 -- with lookups in the link tables, which the materialized views below fill from the facts:
---   view_links: a view fact by the UTC day of its EventTime (ViewedAt) and SessionId;
+--   view_links: a view fact by the UTC day of its EventTime (ViewedAt) and PropertyObjectViewId;
+--   session_view_links: the developers whose view rows name a session, by day and SessionId;
 --   session_links: a session fact under every UTC day of [StartedAt - 1 h, LastActivityAt + 1 h],
 --     at most 32 days (domain/serving-links.ts holds the same rule; a test keeps them equal).
 -- The link tables are needed only as far back as a fact can arrive late; old monthly partitions
@@ -44,10 +45,10 @@ ORDER BY (KeyDeveloperId, SessionId, FactId);
 CREATE TABLE IF NOT EXISTS pin_dev_stats.view_links
 (
     Day Date,
-    SessionId UUID,
     PropertyObjectViewId UUID,
     FactId String,
     DeveloperId UUID,
+    SessionId UUID,
     IsClosed UInt8,
     DurationSeconds UInt32,
     EventTime DateTime('UTC'),
@@ -55,7 +56,18 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.view_links
 )
 ENGINE = ReplacingMergeTree(IngestionTime)
 PARTITION BY toYYYYMM(Day)
-ORDER BY (Day, SessionId, PropertyObjectViewId, FactId)
+ORDER BY (Day, PropertyObjectViewId, FactId)
+SETTINGS index_granularity = 1024;
+
+CREATE TABLE IF NOT EXISTS pin_dev_stats.session_view_links
+(
+    Day Date,
+    SessionId UUID,
+    DeveloperId UUID
+)
+ENGINE = ReplacingMergeTree
+PARTITION BY toYYYYMM(Day)
+ORDER BY (Day, SessionId, DeveloperId)
 SETTINGS index_granularity = 1024;
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.session_links
@@ -77,15 +89,25 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.view_links_mv
 TO pin_dev_stats.view_links
 AS SELECT
     toDate(EventTime) AS Day,
-    SessionId,
     PropertyObjectViewId,
     FactId,
     DeveloperId,
+    SessionId,
     IsClosed,
     ifNull(DurationSeconds, toUInt32(0)) AS DurationSeconds,
     EventTime,
     IngestionTime
 FROM pin_dev_stats.property_object_view_facts;
+
+-- An open view without a SessionId carries the empty id, which no session fact has: not linked.
+CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.session_view_links_mv
+TO pin_dev_stats.session_view_links
+AS SELECT
+    toDate(EventTime) AS Day,
+    SessionId,
+    DeveloperId
+FROM pin_dev_stats.property_object_view_facts
+WHERE SessionId != toUUID('00000000-0000-0000-0000-000000000000');
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.session_links_mv
 TO pin_dev_stats.session_links
@@ -100,3 +122,13 @@ AS SELECT
     EventTime,
     IngestionTime
 FROM pin_dev_stats.session_facts;
+
+-- What `npm run serving:backfill` has done: one row per step and chunk, so a second run resumes.
+CREATE TABLE IF NOT EXISTS pin_dev_stats.serving_backfill
+(
+    Step String,
+    Chunk Date,
+    DoneAt DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (Step, Chunk);

@@ -1,5 +1,5 @@
 import type { Guid } from './guid.js'
-import { dayOf, sessionDays, type DayedSessionLink, type ServingSessionRow, type ServingViewRow, type SessionLink, type ViewLink } from './serving-links.js'
+import { dayOf, sessionDays, type DayedSessionLink, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type SessionLink, type ViewLink } from './serving-links.js'
 
 /**
  * What a batch writes to the serving tables once its facts are stored and the link tables were
@@ -39,13 +39,13 @@ export const viewCopies = (batch: readonly ViewLink[], found: readonly ViewLink[
 /** A batch's session facts under the developer of every view row naming the session within its days. */
 export const sessionCopies = (
   facts: readonly (SessionLink & { readonly startedAt: number; readonly lastActivityAt: number })[],
-  views: readonly ViewLink[],
+  links: readonly SessionDeveloperLink[],
 ): ServingSessionRow[] => {
-  const viewsOf = groupBy(views, (v) => v.sessionId)
+  const linksOf = groupBy(links, (l) => l.sessionId)
   const copies: ServingSessionRow[] = []
   for (const { startedAt, lastActivityAt, ...fact } of facts) {
     const days = new Set(sessionDays(startedAt, lastActivityAt))
-    const developers = new Set((viewsOf.get(fact.sessionId) ?? []).filter((v) => days.has(dayOf(v.eventTime))).map((v) => v.developerId))
+    const developers = new Set((linksOf.get(fact.sessionId) ?? []).filter((l) => days.has(l.day)).map((l) => l.developerId))
     for (const d of developers) copies.push({ ...fact, keyDeveloperId: d })
   }
   return copies

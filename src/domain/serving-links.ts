@@ -10,9 +10,10 @@ import type { Instant } from './instant.js'
  *     among the developer's own rows, as domain/view-merge.ts ranks them);
  *   - a session fact goes under the developer of every view row naming its session.
  * Of two batches racing, at least one sees the other, because each stores before it looks.
- * Assumed of the producers (what makes the days enough): a view's rows carry one SessionId and
- * ViewedAt times at most a day apart, and a view happens within its session, an hour of clock
- * skew allowed ([StartedAt - 1 h, LastActivityAt + 1 h], at most 32 days from its start).
+ * Assumed of the producers (what makes the days enough): the rows of a view carry ViewedAt times
+ * at most a day apart, and a view happens within its session, an hour of clock skew allowed
+ * ([StartedAt - 1 h, LastActivityAt + 1 h], at most 32 days from its start). An open view without
+ * a SessionId (the empty id) is linked to no session, as no session fact carries that id.
  */
 
 const DAY_SECONDS = 86_400
@@ -66,6 +67,13 @@ export interface SessionLink {
 /** A session fact with the days it is linked under (what a session_links lookup returns, one day per row). */
 export interface DayedSessionLink extends SessionLink {
   readonly day: DayNumber
+}
+
+/** A developer whose view rows name a session on a day (what a session_view_links lookup returns). */
+export interface SessionDeveloperLink {
+  readonly day: DayNumber
+  readonly sessionId: Guid
+  readonly developerId: Guid
 }
 
 export interface ServingViewRow extends ViewLink {

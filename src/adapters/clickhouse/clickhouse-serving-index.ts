@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
 import type { Guid } from '../../domain/guid.js'
-import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
@@ -34,18 +34,27 @@ interface SessionLinkRow {
 export class ClickHouseServingIndex implements ServingIndex {
   constructor(private readonly session: ClickHouseSession) {}
 
-  async viewLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<ViewLink[]> {
-    if (days.length === 0 || sessionIds.length === 0) return []
+  async viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]> {
+    if (days.length === 0 || viewIds.length === 0) return []
     const rows = await this.session.select<ViewLinkRow>(sql`
       SELECT SessionId, PropertyObjectViewId, FactId, DeveloperId, IsClosed, DurationSeconds,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${this.table('view_links')}
-      WHERE ${this.daysAndSessions(days, sessionIds)}`, LOOKUP_SETTINGS)
+      WHERE ${this.daysAnd(days, sql`PropertyObjectViewId`, viewIds)}`, LOOKUP_SETTINGS)
     return rows.map((r) => ({
       propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
       isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds),
       eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
     }))
+  }
+
+  async sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]> {
+    if (days.length === 0 || sessionIds.length === 0) return []
+    const rows = await this.session.select<{ Day: number; SessionId: Guid; DeveloperId: Guid }>(sql`
+      SELECT DISTINCT toUInt16(Day) AS Day, SessionId, DeveloperId
+      FROM ${this.table('session_view_links')}
+      WHERE ${this.daysAnd(days, sql`SessionId`, sessionIds)}`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({ day: Number(r.Day), sessionId: r.SessionId, developerId: r.DeveloperId }))
   }
 
   async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
@@ -54,7 +63,7 @@ export class ClickHouseServingIndex implements ServingIndex {
       SELECT toUInt16(Day) AS Day, SessionId, FactId, DurationSeconds, ViewerKind,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${this.table('session_links')}
-      WHERE ${this.daysAndSessions(days, sessionIds)}`, LOOKUP_SETTINGS)
+      WHERE ${this.daysAnd(days, sql`SessionId`, sessionIds)}`, LOOKUP_SETTINGS)
     return rows.map((r) => ({
       day: Number(r.Day), sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
       eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
@@ -77,7 +86,7 @@ export class ClickHouseServingIndex implements ServingIndex {
     return sql`${ident(this.session.database)}.${ident(name)}`
   }
 
-  private daysAndSessions(days: readonly DayNumber[], sessionIds: readonly Guid[]): SqlFragment {
-    return sql`Day IN (${join(days.map((d) => date(dayText(d))), ', ')}) AND SessionId IN (${join(sessionIds.map(uuid), ', ')})`
+  private daysAnd(days: readonly DayNumber[], column: SqlFragment, ids: readonly Guid[]): SqlFragment {
+    return sql`Day IN (${join(days.map((d) => date(dayText(d))), ', ')}) AND ${column} IN (${join(ids.map(uuid), ', ')})`
   }
 }

@@ -1,6 +1,6 @@
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
-import type { Guid } from '../../domain/guid.js'
-import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
+import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { InMemoryTables } from './in-memory-tables.js'
 
 /**
@@ -11,15 +11,23 @@ import type { InMemoryTables } from './in-memory-tables.js'
 export class InMemoryServingIndex implements ServingIndex {
   constructor(private readonly tables: InMemoryTables) {}
 
-  async viewLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<ViewLink[]> {
-    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
+  async viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]> {
+    const [onDays, ofViews] = [new Set(days), new Set<string>(viewIds)]
     return this.tables
       .of('property_object_view_facts')
-      .filter(({ fact }) => ofSessions.has(fact.row.sessionId) && onDays.has(dayOf(fact.row.eventTime)))
+      .filter(({ fact }) => ofViews.has(fact.row.propertyObjectViewId) && onDays.has(dayOf(fact.row.eventTime)))
       .map(({ fact: { row }, ingestionTime }) => ({
         propertyObjectViewId: row.propertyObjectViewId, factId: row.factId, developerId: row.developerId, sessionId: row.sessionId,
         isClosed: row.isClosed, durationSeconds: row.durationSeconds ?? 0, eventTime: row.eventTime, ingestionTime: storedTime(ingestionTime),
       }))
+  }
+
+  async sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]> {
+    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
+    return this.tables
+      .of('property_object_view_facts')
+      .map(({ fact: { row } }) => ({ day: dayOf(row.eventTime), sessionId: row.sessionId, developerId: row.developerId }))
+      .filter((l) => l.sessionId !== EMPTY_GUID && ofSessions.has(l.sessionId) && onDays.has(l.day))
   }
 
   async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {

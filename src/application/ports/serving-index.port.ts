@@ -1,14 +1,16 @@
 import type { Guid } from '../../domain/guid.js'
-import type { DayedSessionLink, DayNumber, ServingSessionRow, ServingViewRow, ViewLink } from '../../domain/serving-links.js'
+import type { DayedSessionLink, DayNumber, ServingSessionRow, ServingViewRow, SessionDeveloperLink, ViewLink } from '../../domain/serving-links.js'
 
 /**
  * The developer-keyed serving tables and the link tables they are kept with (domain/serving-links.ts).
- * Lookups are by UTC day and SessionId, so they cost what the batch and its days hold, never
- * what the store has gathered over time. Failures throw a StoreError.
+ * Lookups are by UTC day and id, so they cost what the batch and its days hold, never what the
+ * store has gathered over time. Failures throw a StoreError.
  */
 export interface ServingIndex {
-  /** Stored view facts of these sessions whose EventTime falls on one of these days. */
-  viewLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<ViewLink[]>
+  /** Stored rows of these views whose EventTime falls on one of these days. */
+  viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]>
+  /** The developers of stored view rows naming these sessions on these days. */
+  sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]>
   /** Stored session facts of these sessions linked under one of these days, one element per (fact, day). */
   sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]>
   /** Appends serving rows, each with its own IngestionTime; a repeated row collapses like a redelivered fact. */

@@ -1,5 +1,5 @@
 import type { FactRow } from '../../domain/fact-row.js'
-import type { Guid } from '../../domain/guid.js'
+import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { sessionCopies, sessionCopiesForViews, viewCopies } from '../../domain/serving-copies.js'
 import { dayOf, sessionDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
@@ -48,13 +48,14 @@ export const keepServingCurrent = async (serving: ServingIndex, rows: readonly F
   const viewRows: ServingViewRow[] = []
   const sessionRows: ServingSessionRow[] = []
   if (sessions.length > 0) {
-    const found = await serving.viewLinks(distinct(sessions.flatMap((s) => sessionDays(s.startedAt, s.lastActivityAt))), distinct(sessions.map((s) => s.sessionId)))
-    sessionRows.push(...sessionCopies(sessions, found))
+    const links = await serving.sessionDevelopers(distinct(sessions.flatMap((s) => sessionDays(s.startedAt, s.lastActivityAt))), distinct(sessions.map((s) => s.sessionId)))
+    sessionRows.push(...sessionCopies(sessions, links))
   }
   if (views.length > 0) {
-    const sessionIds = distinct(views.map((v) => v.sessionId))
+    // an open view without a SessionId has the empty one, which no session fact carries
+    const sessionIds = distinct(views.map((v) => v.sessionId).filter((id) => id !== EMPTY_GUID))
     const [otherRows, sessionFacts] = await Promise.all([
-      serving.viewLinks(distinct(views.flatMap((v) => viewNeighbourDays(v.eventTime))), sessionIds),
+      serving.viewLinks(distinct(views.flatMap((v) => viewNeighbourDays(v.eventTime))), distinct(views.map((v) => v.propertyObjectViewId))),
       serving.sessionLinks(distinct(views.map((v) => dayOf(v.eventTime))), sessionIds),
     ])
     viewRows.push(...viewCopies(views, otherRows))

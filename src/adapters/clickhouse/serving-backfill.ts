@@ -1,0 +1,79 @@
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { dateTimeText } from './datetime-text.js'
+import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
+
+/** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
+export interface BackfillProgress {
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving'
+  readonly chunk: string
+  readonly done: number
+  readonly of: number
+  readonly skipped: boolean
+}
+
+// The materialized views' SELECTs of migration 0008, over one month of already stored facts.
+const VIEW_LINKS = `toDate(EventTime) AS Day, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed,
+  ifNull(DurationSeconds, toUInt32(0)) AS DurationSeconds, EventTime, IngestionTime`
+const SESSION_VIEW_LINKS = `toDate(EventTime) AS Day, SessionId, DeveloperId`
+const NO_SESSION = `SessionId != toUUID('00000000-0000-0000-0000-000000000000')`
+const SESSION_LINKS = `toDate('1970-01-01') + (intDiv(greatest(toUInt64(toUInt32(StartedAt)), 3600) - 3600, 86400) + arrayJoin(range(toUInt64(least(32,
+  intDiv(greatest(toUInt64(toUInt32(LastActivityAt)), toUInt64(toUInt32(StartedAt))) + 3600, 86400)
+  - intDiv(greatest(toUInt64(toUInt32(StartedAt)), 3600) - 3600, 86400) + 1))))) AS Day,
+  SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime`
+
+// Built from the constants above only: no input value reaches this SQL text.
+const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [text], parts: [] })
+
+/**
+ * Fills the serving tables of migration 0008 from the facts already stored: first the link
+ * tables, a month of facts at a time, then per day of the view links the serving rows, exactly
+ * as the ingest would have written them (serving-copies.ts): every view row under every
+ * developer of its view (its rows within a day of each other), every session fact under the
+ * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
+ * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time) and
+ * safe beside a running ingest, whose own batches keep new facts linked meanwhile.
+ */
+export const backfillServing = async (session: ClickHouseSession, report: (p: BackfillProgress) => void, now = () => Date.now()): Promise<void> => {
+  const db = ident(session.database)
+  const done = async (step: string): Promise<Set<string>> =>
+    new Set((await session.select<{ Chunk: string }>(sql`SELECT DISTINCT toString(Chunk) AS Chunk FROM ${db}.serving_backfill WHERE Step = ${name(step)}`)).map((r) => r.Chunk))
+  const record = (step: string, chunk: string) => session.insert('serving_backfill', [{ Step: step, Chunk: chunk, DoneAt: dateTimeText(now()) }])
+  const run = async (step: BackfillProgress['step'], chunks: readonly string[], work: (chunk: string) => Promise<void>) => {
+    const finished = await done(step)
+    for (const [i, chunk] of chunks.entries()) {
+      const skipped = finished.has(chunk)
+      if (!skipped) {
+        await work(chunk)
+        await record(step, chunk)
+      }
+      report({ step, chunk, done: i + 1, of: chunks.length, skipped })
+    }
+  }
+  const months = async (table: string, column: string) =>
+    (await session.select<{ m: string }>(sql`SELECT DISTINCT toString(toStartOfMonth(${ident(column)})) AS m FROM ${db}.${ident(table)} ORDER BY m`)).map((r) => r.m)
+
+  await run('view_links', await months('property_object_view_facts', 'EventTime'), (m) =>
+    session.command(sql`INSERT INTO ${db}.view_links SELECT ${trusted(VIEW_LINKS)} FROM ${db}.property_object_view_facts WHERE toStartOfMonth(EventTime) = ${date(m)}`))
+  await run('session_view_links', await months('property_object_view_facts', 'EventTime'), (m) =>
+    session.command(sql`INSERT INTO ${db}.session_view_links SELECT ${trusted(SESSION_VIEW_LINKS)} FROM ${db}.property_object_view_facts WHERE toStartOfMonth(EventTime) = ${date(m)} AND ${trusted(NO_SESSION)}`))
+  await run('session_links', await months('session_facts', 'EventTime'), (m) =>
+    session.command(sql`INSERT INTO ${db}.session_links SELECT ${trusted(SESSION_LINKS)} FROM ${db}.session_facts WHERE toStartOfMonth(EventTime) = ${date(m)}`))
+  const days = (await session.select<{ d: string }>(sql`SELECT DISTINCT toString(Day) AS d FROM ${db}.view_links ORDER BY d`)).map((r) => r.d)
+  await run('serving', days, async (d) => {
+    await session.command(sql`
+      INSERT INTO ${db}.developer_view_facts (KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime)
+      SELECT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
+      FROM (SELECT PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
+            FROM ${db}.view_links WHERE Day = ${date(d)})
+      ALL INNER JOIN
+           (SELECT DISTINCT PropertyObjectViewId, DeveloperId AS KeyDeveloperId
+            FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1)
+      USING PropertyObjectViewId`)
+    await session.command(sql`
+      INSERT INTO ${db}.developer_session_facts (KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime)
+      SELECT DISTINCT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime
+      FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)})
+      ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)})
+      USING (Day, SessionId)`)
+  })
+}
