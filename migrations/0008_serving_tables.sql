@@ -9,6 +9,8 @@
 --   session_view_links: the developers whose view rows name a session, by day and SessionId;
 --   session_links: a session fact under every UTC day of [StartedAt - 1 h, LastActivityAt + 1 h],
 --     at most 32 days (domain/serving-links.ts holds the same rule; a test keeps them equal).
+-- A redelivered view event is enriched again and may name another developer than its first row:
+-- the view tables keep a row per (FactId, DeveloperId), as property_object_view_facts does.
 -- The link tables are needed only as far back as a fact can arrive late; old monthly partitions
 -- can be dropped. Existing facts: `npm run serving:backfill`. Statements end with ";" at the end
 -- of a line. Idempotent (IF NOT EXISTS).
@@ -26,7 +28,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_view_facts
 )
 ENGINE = ReplacingMergeTree(IngestionTime)
 PARTITION BY toYYYYMM(EventTime)
-ORDER BY (KeyDeveloperId, PropertyObjectViewId, FactId);
+ORDER BY (KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId);
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_facts
 (
@@ -56,7 +58,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.view_links
 )
 ENGINE = ReplacingMergeTree(IngestionTime)
 PARTITION BY toYYYYMM(Day)
-ORDER BY (Day, PropertyObjectViewId, FactId)
+ORDER BY (Day, PropertyObjectViewId, FactId, DeveloperId)
 SETTINGS index_granularity = 1024;
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.session_view_links

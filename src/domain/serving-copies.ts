@@ -13,23 +13,25 @@ import { dayOf, sessionDays, type DayedSessionLink, type ServingSessionRow, type
  * new one: a property object that moved), so the common case writes no row twice.
  */
 export const viewCopies = (batch: readonly ViewLink[], found: readonly ViewLink[]): ServingViewRow[] => {
-  const inBatch = new Set(batch.map((r) => r.factId))
+  // a redelivered event enriched again may name another developer: a row is a (FactId, DeveloperId)
+  const rowKey = (r: ViewLink) => `${r.factId}/${r.developerId}`
+  const inBatch = new Set(batch.map(rowKey))
   const views = new Map<Guid, Map<string, ViewLink>>()
   for (const r of [...found, ...batch]) {
     let rows = views.get(r.propertyObjectViewId)
     if (!rows) views.set(r.propertyObjectViewId, (rows = new Map()))
-    // of a fact stored more than once (a redelivery), the latest IngestionTime: the one a merge keeps
-    const kept = rows.get(r.factId)
-    if (!kept || r.ingestionTime >= kept.ingestionTime) rows.set(r.factId, r)
+    // of a row stored more than once (a redelivery), the latest IngestionTime: the one a merge keeps
+    const kept = rows.get(rowKey(r))
+    if (!kept || r.ingestionTime >= kept.ingestionTime) rows.set(rowKey(r), r)
   }
   const copies: ServingViewRow[] = []
   for (const viewId of new Set(batch.map((r) => r.propertyObjectViewId))) {
     const rows = [...(views.get(viewId)?.values() ?? [])]
     const developers = new Set(rows.map((r) => r.developerId))
-    const carriedOutside = new Set(rows.filter((r) => !inBatch.has(r.factId)).map((r) => r.developerId))
+    const carriedOutside = new Set(rows.filter((r) => !inBatch.has(rowKey(r))).map((r) => r.developerId))
     for (const r of rows) {
       for (const d of developers) {
-        if (inBatch.has(r.factId) || !carriedOutside.has(d)) copies.push({ ...r, keyDeveloperId: d })
+        if (inBatch.has(rowKey(r)) || !carriedOutside.has(d)) copies.push({ ...r, keyDeveloperId: d })
       }
     }
   }

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client'
 import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
-import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { servingFactStore } from './clickhouse.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { systemClock } from '../../src/adapters/clock/system-clock.js'
 import { OtelTracer } from '../../src/adapters/observability/otel-tracer.js'
@@ -15,7 +15,7 @@ import { RecordingLogger } from './recording-logger.js'
 export const clickhouseEngine = (broker: Broker, session: ClickHouseSession, handler: EventHandler): ConsumerEngine =>
   new ConsumerEngine({
     handler, topics: defaultTopics(handler.topic, handler.groupId), consumer: broker.consumer(handler.groupId), producer: broker.producer(),
-    store: new ClickHouseFactStore(session), dimensions: new ClickHouseDimensionReader(session), clock: systemClock,
+    store: servingFactStore(session), dimensions: new ClickHouseDimensionReader(session), clock: systemClock,
     logger: new RecordingLogger(), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(),
     config: {
       maxBatchRows: 500, flushIntervalMs: 100, sinkBackoff: { initialMs: 100, maxMs: 1000 },

@@ -13,7 +13,7 @@ const inPeriod = (column: SqlFragment, period: Period) =>
 
 /**
  * The developer's views in the period, one row per PropertyObjectViewId, open and closed facts
- * merged as domain/view-merge.ts says: the winner is argMax by (IsClosed, IngestionTime, FactId)
+ * merged as domain/view-merge.ts says: the winner is argMax by (IsClosed, IngestionTime, FactId, DeveloperId)
  * and the view's developer and time are the winner's. Columns: PropertyObjectViewId, SessionId,
  * IsClosed, DurationSeconds (0 for an open view). The inner IN narrows to views with a row of the
  * developer in the period; it can only widen the candidates, the outer WHERE decides. Never FINAL.
@@ -32,7 +32,7 @@ export const mergedViews = (database: string, developerId: Guid, period: Period,
     FROM (
       SELECT PropertyObjectViewId,
              argMax(tuple(SessionId, IsClosed, ifNull(DurationSeconds, 0), DeveloperId, EventTime),
-                    tuple(IsClosed, IngestionTime, FactId)) AS w
+                    tuple(IsClosed, IngestionTime, FactId, DeveloperId)) AS w
       FROM ${table}
       PREWHERE ${scope}PropertyObjectViewId IN (
         SELECT PropertyObjectViewId FROM ${table}

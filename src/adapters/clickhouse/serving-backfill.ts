@@ -64,16 +64,16 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
       INSERT INTO ${db}.developer_view_facts (KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime)
       SELECT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
       FROM (SELECT PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
-            FROM ${db}.view_links WHERE Day = ${date(d)})
+            FROM ${db}.view_links WHERE Day = ${date(d)}) AS r
       ALL INNER JOIN
            (SELECT DISTINCT PropertyObjectViewId, DeveloperId AS KeyDeveloperId
-            FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1)
+            FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1) AS k
       USING PropertyObjectViewId`)
     await session.command(sql`
       INSERT INTO ${db}.developer_session_facts (KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime)
       SELECT DISTINCT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime
-      FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)})
-      ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)})
+      FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)}) AS s
+      ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)}) AS v
       USING (Day, SessionId)`)
   })
 }

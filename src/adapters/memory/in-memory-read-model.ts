@@ -80,7 +80,7 @@ export class InMemoryReadModel implements ReadModel {
       this.viewRows(developerId),
       (r) => r.propertyObjectViewId,
       // the rank as the store keeps it: IngestionTime in whole seconds
-      (r) => ({ isClosed: r.isClosed, ingestionSecond: Math.floor(r.ingestionTime / 1000), factId: r.factId }),
+      (r) => ({ isClosed: r.isClosed, ingestionSecond: Math.floor(r.ingestionTime / 1000), factId: r.factId, developerId: r.developerId }),
     )
     return [...merged.values()].filter((v) => v.developerId === developerId && v.eventTime >= period.from && v.eventTime < period.to)
   }

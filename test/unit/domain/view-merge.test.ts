@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { compareViewRank, mergeViews, type ViewRowRank } from '../../../src/domain/view-merge.js'
 
-const rank = (isClosed: boolean, ingestionSecond: number, factId: string): ViewRowRank => ({ isClosed, ingestionSecond, factId })
+const rank = (isClosed: boolean, ingestionSecond: number, factId: string, developerId = 'd1'): ViewRowRank => ({ isClosed, ingestionSecond, factId, developerId })
 
 describe('view merge rank (spec §7)', () => {
   it.each([
@@ -10,6 +10,7 @@ describe('view merge rank (spec §7)', () => {
     ['same kind: later IngestionTime wins', rank(true, 11, 'a'), rank(true, 10, 'z'), 1],
     ['same kind and second: FactId decides', rank(true, 10, 'b'), rank(true, 10, 'a'), 1],
     ['a redelivered row ties with itself', rank(true, 10, 'a'), rank(true, 10, 'a'), 0],
+    ['a redelivery enriched again in the same second: DeveloperId decides', rank(true, 10, 'a', 'd2'), rank(true, 10, 'a', 'd1'), 1],
   ])('%s', (_, a, b, sign) => {
     expect(Math.sign(compareViewRank(a, b))).toBe(sign)
   })
