@@ -19,6 +19,12 @@ export const SHARDING_COLUMNS: Readonly<Record<string, string>> = {
   funnel_events: 'PropertyObjectId',
   funnel_daily: 'PropertyObjectId',
   schema_migrations: 'Version',
+  // the link tables are looked up by day and id on every shard; spread them by the id
+  view_links: 'PropertyObjectViewId',
+  session_view_links: 'SessionId',
+  session_links: 'SessionId',
+  // developer_view_facts and developer_session_facts: KeyDeveloperId, their first ORDER BY column,
+  // so that all of a developer's serving rows are on one shard
 }
 
 const MERGE_TREE = /^(Replacing|Aggregating|Summing|Collapsing|VersionedCollapsing)?MergeTree$/
