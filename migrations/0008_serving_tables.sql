@@ -11,6 +11,7 @@
 --     at most 32 days (domain/serving-links.ts holds the same rule; a test keeps them equal).
 -- A redelivered view event is enriched again and may name another developer than its first row:
 -- the view tables keep a row per (FactId, DeveloperId), as property_object_view_facts does.
+-- funnel_developer_daily: the funnel per developer and day, for reads without hierarchy filters.
 -- The link tables are needed only as far back as a fact can arrive late; old monthly partitions
 -- can be dropped. Existing facts: `npm run serving:backfill`. Statements end with ";" at the end
 -- of a line. Idempotent (IF NOT EXISTS).
@@ -124,6 +125,44 @@ AS SELECT
     EventTime,
     IngestionTime
 FROM pin_dev_stats.session_facts;
+
+-- The funnel per developer and day, every stage's uniq state over all of the developer's property
+-- objects: a read without hierarchy filters merges one row per day instead of one per property
+-- object and day. Fed from funnel_events beside funnel_daily_mv (the same states, grouped wider).
+CREATE TABLE IF NOT EXISTS pin_dev_stats.funnel_developer_daily
+(
+    DeveloperId UUID,
+    EventDate Date,
+    Views AggregateFunction(uniq, UUID),
+    Favorites AggregateFunction(uniq, UUID),
+    Selections AggregateFunction(uniq, UUID),
+    Leads AggregateFunction(uniq, UUID),
+    Bookings AggregateFunction(uniq, UUID),
+    BookingsPaid AggregateFunction(uniq, UUID),
+    Deals AggregateFunction(uniq, UUID),
+    DealsCompleted AggregateFunction(uniq, UUID)
+)
+ENGINE = AggregatingMergeTree
+PARTITION BY toYYYYMM(EventDate)
+ORDER BY (DeveloperId, EventDate);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.funnel_developer_daily_mv
+TO pin_dev_stats.funnel_developer_daily
+AS SELECT
+    DeveloperId,
+    EventDate,
+    uniqStateIf(BusinessKey, Stage = 'Views') AS Views,
+    uniqStateIf(BusinessKey, Stage = 'Favorites') AS Favorites,
+    uniqStateIf(BusinessKey, Stage = 'Selections') AS Selections,
+    uniqStateIf(BusinessKey, Stage = 'Leads') AS Leads,
+    uniqStateIf(BusinessKey, Stage = 'Bookings') AS Bookings,
+    uniqStateIf(BusinessKey, Stage = 'BookingsPaid') AS BookingsPaid,
+    uniqStateIf(BusinessKey, Stage = 'Deals') AS Deals,
+    uniqStateIf(BusinessKey, Stage = 'DealsCompleted') AS DealsCompleted
+FROM pin_dev_stats.funnel_events
+GROUP BY
+    DeveloperId,
+    EventDate;
 
 -- What `npm run serving:backfill` has done: one row per step and chunk, so a second run resumes.
 CREATE TABLE IF NOT EXISTS pin_dev_stats.serving_backfill

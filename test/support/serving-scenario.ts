@@ -200,8 +200,13 @@ export const expectServingEqualsFacts = async (serving: ReadModel, facts: ReadMo
   let counted = 0
   for (const developer of developers) {
     for (const period of PERIODS) {
+      const days = { fromDate: new Date(period.from).toISOString().slice(0, 10), toDate: new Date(period.to - 1).toISOString().slice(0, 10) }
       const [expected, actual] = await Promise.all(
-        [facts, serving].map(async (m) => ({ sessions: await m.sessionTotals(developer, period), views: await m.viewTotals(developer, period) })),
+        [facts, serving].map(async (m) => ({
+          sessions: await m.sessionTotals(developer, period),
+          views: await m.viewTotals(developer, period),
+          funnel: await m.funnelCounts(developer, days, {}),
+        })),
       )
       expect({ developer, period, ...actual }).toEqual({ developer, period, ...expected })
       counted += expected?.sessions.sessions ?? 0
@@ -239,7 +244,7 @@ export const servingPropertyOnClickHouse = async (session: ClickHouseSession, nu
         await h.stopAll()
         const [servingRead, factsRead] = [new ClickHouseReadModel(session, 'serving'), new ClickHouseReadModel(session, 'facts')]
         counted += await expectServingEqualsFacts(servingRead, factsRead, developers)
-        for (const table of ['developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links', 'serving_backfill']) {
+        for (const table of ['developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links', 'funnel_developer_daily', 'serving_backfill']) {
           await session.command(sql`TRUNCATE TABLE ${ident(session.database)}.${ident(table)}`)
         }
         await backfillServing(session, () => undefined)

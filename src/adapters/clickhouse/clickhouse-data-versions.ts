@@ -8,6 +8,7 @@ const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
   developer_view_facts: 'views',
   developer_session_facts: 'sessions',
   funnel_daily: 'funnel',
+  funnel_developer_daily: 'funnel',
   ...Object.fromEntries(Object.values(DIM_TABLE).map((t) => [t, 'dimensions'])),
 }
 

@@ -29,8 +29,9 @@ const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_wit
  * views in [from, to) (open and closed facts merged per view, merged-views.sql.ts), then per
  * SessionId the latest duration and viewer kind (argMax by IngestionTime, then FactId), so
  * re-inserted facts count once before and after merges. Funnel: uniqMerge per stage. Never FINAL.
- * Views and sessions come from the developer-keyed serving tables by default (a read costs the
- * developer's own data); `'facts'` reads the raw facts: the definition, kept as the test oracle.
+ * Views, sessions and the unfiltered funnel come from the developer-keyed serving tables by
+ * default (a read costs the developer's own data); `'facts'` reads the raw facts and funnel_daily:
+ * the definition, kept as the test oracle.
  */
 export class ClickHouseReadModel implements ReadModel {
   constructor(
@@ -89,9 +90,11 @@ export class ClickHouseReadModel implements ReadModel {
     }
     // Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.
     const stages = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
+    // unfiltered: one row per day of the developer (migration 0008), not one per property object and day
+    const table = this.source === 'serving' && conditions.length === 3 ? 'funnel_developer_daily' : 'funnel_daily'
     const [row] = await this.session.select<Record<string, string>>(sql`
       SELECT ${stages}
-      FROM ${ident(this.session.database)}.funnel_daily
+      FROM ${ident(this.session.database)}.${ident(table)}
       WHERE ${join(conditions, ' AND ')}`, READ_SETTINGS)
     return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts
   }

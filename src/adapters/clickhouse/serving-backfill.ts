@@ -1,10 +1,11 @@
+import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -21,12 +22,15 @@ const SESSION_LINKS = `toDate('1970-01-01') + (intDiv(greatest(toUInt64(toUInt32
   - intDiv(greatest(toUInt64(toUInt32(StartedAt)), 3600) - 3600, 86400) + 1))))) AS Day,
   SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime`
 
+// Inserted by position; an alias equal to its own argument is cyclic on 18.16.
+const FUNNEL_BY_DEVELOPER = FUNNEL_STAGES.map((stage) => `uniqMergeState(${stage}) AS m${stage}`).join(', ')
+
 // Built from the constants above only: no input value reaches this SQL text.
 const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [text], parts: [] })
 
 /**
  * Fills the serving tables of migration 0008 from the facts already stored: first the link
- * tables, a month of facts at a time, then per day of the view links the serving rows, exactly
+ * tables and the funnel per developer and day, a month at a time, then per day of the view links the serving rows, exactly
  * as the ingest would have written them (serving-copies.ts): every view row under every
  * developer of its view (its rows within a day of each other), every session fact under the
  * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
@@ -58,6 +62,10 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
     session.command(sql`INSERT INTO ${db}.session_view_links SELECT ${trusted(SESSION_VIEW_LINKS)} FROM ${db}.property_object_view_facts WHERE toStartOfMonth(EventTime) = ${date(m)} AND ${trusted(NO_SESSION)}`))
   await run('session_links', await months('session_facts', 'EventTime'), (m) =>
     session.command(sql`INSERT INTO ${db}.session_links SELECT ${trusted(SESSION_LINKS)} FROM ${db}.session_facts WHERE toStartOfMonth(EventTime) = ${date(m)}`))
+  // a uniq state merged again with the same keys is unchanged: safe to repeat and beside the ingest
+  await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), (m) =>
+    session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
+      FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`))
   const days = (await session.select<{ d: string }>(sql`SELECT DISTINCT toString(Day) AS d FROM ${db}.view_links ORDER BY d`)).map((r) => r.d)
   await run('serving', days, async (d) => {
     await session.command(sql`
