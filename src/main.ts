@@ -1,7 +1,8 @@
 // `npm start`: the standalone service, one host of the library's public entry. Runs every enabled
 // consumer against the configured broker and store until SIGTERM or SIGINT, then finishes the
 // in-flight batches, commits what was inserted and leaves the groups. Exit 2: a setting is invalid
-// or the chosen optional client is missing; exit 1: a server is unreachable or topics are missing.
+// or the chosen optional client is missing; exit 1: a server is unreachable, the store lacks a migration
+// or topics are missing.
 import { pino } from 'pino'
 import { serveOps } from './composition/ops.js'
 import { readApiSettings } from './composition/read-api-config.js'

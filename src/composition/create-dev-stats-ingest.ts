@@ -110,10 +110,16 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   })
 
   const start = async (): Promise<void> => {
+    let pending: readonly string[]
     try {
       await store.probe()
+      pending = await store.pendingMigrations()
     } catch (e) {
       throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+    }
+    // an older schema would have the serving step fail on every batch: refuse it before consuming
+    if (pending.length > 0) {
+      throw new StartupError('schema-outdated', `${storeAt(config)} lacks the migrations ${pending.join(', ')}: run npm run migrate (then npm run serving:backfill for 0008 on a store with data)`, { cause: undefined, retriable: false })
     }
     try {
       await broker.check()

@@ -12,7 +12,7 @@ import { InMemoryServingIndex } from '../adapters/memory/in-memory-serving-index
 import { ServingFactStore } from '../application/serving/serving-fact-store.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
-import { migrate } from '../adapters/clickhouse/clickhouse-migrator.js'
+import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
@@ -20,6 +20,7 @@ const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
   ...a,
   probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)),
   migrate: () => migrate(a.session),
+  pendingMigrations: () => pendingMigrations(a.session),
   close: () => a.session.close(),
 })
 
@@ -34,6 +35,8 @@ export interface StoreAdapters {
   readonly probe: () => Promise<void>
   /** Applies the package's migrations/ that the store lacks; the versions applied (none for memory). */
   readonly migrate: () => Promise<readonly string[]>
+  /** The package's migrations the store lacks (none for memory): the service refuses to start on an outdated schema. */
+  readonly pendingMigrations: () => Promise<readonly string[]>
   /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
   readonly close: () => Promise<void>
 }
@@ -57,6 +60,7 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
         migrate: async () => [],
+        pendingMigrations: async () => [],
         close: async () => undefined,
       }
     }

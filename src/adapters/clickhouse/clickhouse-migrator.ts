@@ -32,15 +32,9 @@ export const readMigrations = async (dir: string, database: string): Promise<Mig
  * their ON CLUSTER form (cluster-ddl.ts). Returns the versions applied now (empty when up to date).
  */
 export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now()): Promise<string[]> => {
-  const db = ident(session.database)
   const files = await readMigrations(dir, session.database)
   const migrations = session.options.cluster ? toClusterForm(files, session.options.cluster) : files
-  const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${db}.schema_migrations`)
-  const applied = new Set(
-    Number(exists?.result ?? 0) === 1
-      ? (await session.select<{ Version: string }>(sql`SELECT DISTINCT Version FROM ${db}.schema_migrations`)).map((r) => r.Version)
-      : [],
-  )
+  const applied = await appliedVersions(session)
   const done: string[] = []
   for (const m of migrations) {
     if (applied.has(m.version)) continue
@@ -49,6 +43,19 @@ export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIO
     done.push(m.version)
   }
   return done
+}
+
+const appliedVersions = async (session: ClickHouseSession): Promise<Set<string>> => {
+  const db = ident(session.database)
+  const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${db}.schema_migrations`)
+  if (Number(exists?.result ?? 0) !== 1) return new Set()
+  return new Set((await session.select<{ Version: string }>(sql`SELECT DISTINCT Version FROM ${db}.schema_migrations`)).map((r) => r.Version))
+}
+
+/** The package's migrations the store has not recorded as applied, in file order (read-only). */
+export const pendingMigrations = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR): Promise<string[]> => {
+  const applied = await appliedVersions(session)
+  return (await readMigrations(dir, session.database)).map((m) => m.version).filter((v) => !applied.has(v))
 }
 
 const ADD_COLUMN = /^ALTER\s+TABLE\s+\S+\s+(ON\s+CLUSTER\s+\S+\s+)?ADD\s+COLUMN\s/i

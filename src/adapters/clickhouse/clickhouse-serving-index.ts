@@ -9,6 +9,15 @@ import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.j
 /** A lookup reads a few granules of the days it names: one thread is plenty. */
 const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
 
+/** Ids per lookup: 2,000 inline UUIDs are about 90 KB of SQL, well inside 18.16's 256 KiB max_query_size. */
+const IDS_PER_LOOKUP = 2000
+
+const inChunks = async <T>(ids: readonly Guid[], lookup: (chunk: readonly Guid[]) => Promise<T[]>): Promise<T[]> => {
+  const found: T[] = []
+  for (let i = 0; i < ids.length; i += IDS_PER_LOOKUP) found.push(...(await lookup(ids.slice(i, i + IDS_PER_LOOKUP))))
+  return found
+}
+
 interface ViewLinkRow {
   SessionId: Guid
   PropertyObjectViewId: Guid
@@ -35,12 +44,12 @@ export class ClickHouseServingIndex implements ServingIndex {
   constructor(private readonly session: ClickHouseSession) {}
 
   async viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]> {
-    if (days.length === 0 || viewIds.length === 0) return []
-    const rows = await this.session.select<ViewLinkRow>(sql`
+    if (days.length === 0) return []
+    const rows = await inChunks(viewIds, (ids) => this.session.select<ViewLinkRow>(sql`
       SELECT SessionId, PropertyObjectViewId, FactId, DeveloperId, IsClosed, DurationSeconds,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${this.table('view_links')}
-      WHERE ${this.daysAnd(days, sql`PropertyObjectViewId`, viewIds)}`, LOOKUP_SETTINGS)
+      WHERE ${this.daysAnd(days, sql`PropertyObjectViewId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
       isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds),
@@ -49,21 +58,21 @@ export class ClickHouseServingIndex implements ServingIndex {
   }
 
   async sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]> {
-    if (days.length === 0 || sessionIds.length === 0) return []
-    const rows = await this.session.select<{ Day: number; SessionId: Guid; DeveloperId: Guid }>(sql`
+    if (days.length === 0) return []
+    const rows = await inChunks(sessionIds, (ids) => this.session.select<{ Day: number; SessionId: Guid; DeveloperId: Guid }>(sql`
       SELECT DISTINCT toUInt16(Day) AS Day, SessionId, DeveloperId
       FROM ${this.table('session_view_links')}
-      WHERE ${this.daysAnd(days, sql`SessionId`, sessionIds)}`, LOOKUP_SETTINGS)
+      WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({ day: Number(r.Day), sessionId: r.SessionId, developerId: r.DeveloperId }))
   }
 
   async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
-    if (days.length === 0 || sessionIds.length === 0) return []
-    const rows = await this.session.select<SessionLinkRow>(sql`
+    if (days.length === 0) return []
+    const rows = await inChunks(sessionIds, (ids) => this.session.select<SessionLinkRow>(sql`
       SELECT toUInt16(Day) AS Day, SessionId, FactId, DurationSeconds, ViewerKind,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${this.table('session_links')}
-      WHERE ${this.daysAnd(days, sql`SessionId`, sessionIds)}`, LOOKUP_SETTINGS)
+      WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       day: Number(r.Day), sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
       eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,

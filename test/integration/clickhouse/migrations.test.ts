@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { DEFAULT_MIGRATIONS_DIR, migrate, pendingMigrations } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
 import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
@@ -53,5 +53,12 @@ describe.each(stores)('migrations on %s', (_, open) => {
     expect(await migrate(session, migrationsWith({ '9999_interrupted_rerun.sql': again }))).toEqual(['9999_interrupted_rerun'])
     const other = 'ALTER TABLE pin_dev_stats.no_such_table ADD COLUMN X String;\n'
     await expect(migrate(session, migrationsWith({ '9998_broken.sql': other }))).rejects.toThrow()
+  })
+
+  it('pending: the migrations a store has not recorded (what makes the service refuse to start), none once applied', async () => {
+    expect(await pendingMigrations(session)).toEqual([])
+    expect(await pendingMigrations(session, migrationsWith({ '9997_next.sql': 'CREATE TABLE IF NOT EXISTS pin_dev_stats.next (X UInt8) ENGINE = MergeTree ORDER BY X;\n' }))).toEqual(['9997_next'])
+    await session.command(sql`DROP DATABASE IF EXISTS ${ident(session.database)}`)
+    expect(await pendingMigrations(session)).toContain('0008_serving_tables')
   })
 })
