@@ -1,5 +1,6 @@
 import type { Period } from '../../application/ports/read-model.port.js'
 import type { Guid } from '../../domain/guid.js'
+import { SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
 import { ident, int, sql, uuid, type SqlFragment } from './sql-fragment.js'
 
 /** DateTime has whole seconds: a period bound is taken as the first whole second at or after it. */
@@ -10,6 +11,18 @@ export type ViewSessionSource = 'serving' | 'facts'
 
 const inPeriod = (column: SqlFragment, period: Period) =>
   sql`${column} >= toDateTime(${seconds(period.from)}, 'UTC') AND ${column} < toDateTime(${seconds(period.to)}, 'UTC')`
+
+const DAY_MS = 86_400_000
+const widened = (period: Period, daysBefore: number, daysAfter: number): Period => ({ from: Math.max(0, period.from - daysBefore * DAY_MS), to: period.to + daysAfter * DAY_MS })
+
+/**
+ * How far from the period the serving rows a read needs can lie (domain/serving-links.ts): the
+ * rows of a view are found within a day of each other's day (so at most two days apart), and a
+ * session is linked to a view at most 32 days after its start (and an hour before it). Rows
+ * outside are never needed, so a read skips the months they fill.
+ */
+const VIEW_ROWS_AROUND = (p: Period) => widened(p, 2, 2)
+const SESSION_STARTS_AROUND = (p: Period) => widened(p, SESSION_LINK_MAX_DAYS + 2, 2)
 
 /**
  * The developer's views in the period, one row per PropertyObjectViewId, open and closed facts
@@ -25,7 +38,7 @@ const inPeriod = (column: SqlFragment, period: Period) =>
 export const mergedViews = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
   const dev = uuid(developerId)
   const table = sql`${ident(database)}.${ident(source === 'serving' ? 'developer_view_facts' : 'property_object_view_facts')}`
-  const scope = source === 'serving' ? sql`KeyDeveloperId = ${dev} AND ` : sql``
+  const scope = source === 'serving' ? sql`KeyDeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, VIEW_ROWS_AROUND(period))} AND ` : sql``
   const key = source === 'serving' ? sql`KeyDeveloperId` : sql`DeveloperId`
   return sql`
     SELECT PropertyObjectViewId, w.1 AS SessionId, w.2 AS IsClosed, w.3 AS DurationSeconds
@@ -50,7 +63,8 @@ export const latestSessions = (database: string, developerId: Guid, period: Peri
   const db = ident(database)
   const views = mergedViews(database, developerId, period, source)
   const from = source === 'serving'
-    ? sql`${db}.developer_session_facts PREWHERE KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (SELECT SessionId FROM (${views}))`
+    ? sql`${db}.developer_session_facts PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
+          AND SessionId IN (SELECT SessionId FROM (${views}))`
     : sql`${db}.session_facts PREWHERE SessionId IN (SELECT SessionId FROM (${views}))`
   return sql`
     SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
