@@ -5,6 +5,7 @@ import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, Stag
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
+import { freshBatchedReads } from './fresh-batched-reads.js'
 import { freshReads } from './fresh-reads.js'
 
 export interface ReadCacheOptions {
@@ -27,7 +28,9 @@ interface Answer {
  * unchanged, so a dashboard's many identical reads cost one query. By default never stale: every
  * read first learns the store's current versions with a probe started after the read arrived
  * (concurrent reads share probes), and an answer is reused only under the versions it was
- * computed at. With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
+ * computed at. Where the store can tell a developer's own versions, a developer's answers are
+ * keyed by those, so a live ingest invalidates only the answers of the developers it wrote for
+ * (concurrent reads of many developers share one probe). With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
  * steady ingest a question costs one query per `maxStaleMs`, not one per insert. Concurrent
  * identical reads share one query; failures are not kept.
  */
@@ -35,6 +38,8 @@ export class CachedReadModel implements ReadModel {
   private readonly answers: LRUCache<string, Answer>
   private readonly running = new Map<string, Promise<object>>()
   private readonly versions: () => Promise<ReadonlyMap<ReadSource, string>>
+  /** A developer's own tokens, where the store can tell them: other developers' writes do not touch its answers. */
+  private readonly developerVersions?: (developerId: Guid) => Promise<ReadonlyMap<ReadSource, string> | undefined>
 
   constructor(
     private readonly inner: ReadModel,
@@ -43,15 +48,17 @@ export class CachedReadModel implements ReadModel {
     private readonly options: ReadCacheOptions,
   ) {
     this.versions = freshReads(() => versions.versions())
+    const perDeveloper = versions.developerVersions?.bind(versions)
+    if (perDeveloper) this.developerVersions = freshBatchedReads((ids: ReadonlySet<Guid>) => perDeveloper([...ids]))
     this.answers = new LRUCache({ max: options.maxEntries })
   }
 
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    return this.cached(['views', 'sessions'], ['sessionTotals', developerId, period.from, period.to], () => this.inner.sessionTotals(developerId, period))
+    return this.cached(['views', 'sessions'], ['sessionTotals', developerId, period.from, period.to], () => this.inner.sessionTotals(developerId, period), developerId)
   }
 
   viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    return this.cached(['views'], ['viewTotals', developerId, period.from, period.to], () => this.inner.viewTotals(developerId, period))
+    return this.cached(['views'], ['viewTotals', developerId, period.from, period.to], () => this.inner.viewTotals(developerId, period), developerId)
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
@@ -61,16 +68,16 @@ export class CachedReadModel implements ReadModel {
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
     const { projectId, buildingId, layoutGroupId, layoutId, propertyObjectId } = filter
     const key = ['funnelCounts', developerId, range.fromDate, range.toDate, projectId, buildingId, layoutGroupId, layoutId, propertyObjectId]
-    return this.cached(['funnel'], key, () => this.inner.funnelCounts(developerId, range, filter))
+    return this.cached(['funnel'], key, () => this.inner.funnelCounts(developerId, range, filter), developerId)
   }
 
-  private async cached<T extends object>(sources: readonly ReadSource[], question: readonly unknown[], read: () => Promise<T>): Promise<T> {
+  private async cached<T extends object>(sources: readonly ReadSource[], question: readonly unknown[], read: () => Promise<T>, developerId?: Guid): Promise<T> {
     const key = JSON.stringify(question)
     const recent = this.answers.get(key)
     if (recent && this.clock.now() - recent.checkedAt < this.options.maxStaleMs) return recent.value as T
     // taken before the probe: the versions it returns are of this moment or later
     const checkedAt = this.clock.now()
-    const now = await this.versions()
+    const now = developerId && this.developerVersions ? ((await this.developerVersions(developerId)) ?? new Map<ReadSource, string>()) : await this.versions()
     const version = JSON.stringify(sources.map((s) => now.get(s) ?? ''))
     const kept = this.answers.get(key)
     if (kept?.version === version) {

@@ -1,3 +1,5 @@
+import type { Guid } from '../../domain/guid.js'
+
 /** The groups of tables the read side answers from. */
 export type ReadSource = 'views' | 'sessions' | 'funnel' | 'dimensions'
 
@@ -9,4 +11,10 @@ export type ReadSource = 'views' | 'sessions' | 'funnel' | 'dimensions'
  */
 export interface DataVersionReader {
   versions(): Promise<ReadonlyMap<ReadSource, string>>
+  /**
+   * Per developer, the same kind of token for the sources whose rows are keyed by developer
+   * ('views', 'sessions', 'funnel'), over that developer's rows only: a write of another
+   * developer's rows leaves it unchanged. Optional: without it a read cache uses `versions()`.
+   */
+  developerVersions?(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>>
 }

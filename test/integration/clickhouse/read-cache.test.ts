@@ -3,6 +3,7 @@ import { ClickHouseDataVersions } from '../../../src/adapters/clickhouse/clickho
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
+import type { Guid } from '../../../src/domain/guid.js'
 import { systemClock } from '../../../src/adapters/clock/system-clock.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
@@ -74,5 +75,26 @@ describe('the read cache over the ClickHouse server', () => {
     expect((await cached.dimensionNames('developer', [path.developerId])).get(path.developerId)).toBe('Old name')
     await store.append([upperDimFact('developer', path.developerId, T + 1000, 'New name')], T)
     expect((await cached.dimensionNames('developer', [path.developerId])).get(path.developerId)).toBe('New name')
+  })
+
+  it("per developer: another developer's insert costs no query; the developer's own insert and a merge are read at once", async () => {
+    const { calls, cached } = counted()
+    const [mine, other] = [id(), id()]
+    const append = async (dev: Guid, duration: number) => {
+      const s = id()
+      await store.append([sessionFact({ sessionId: s, durationSeconds: duration }), viewFact(dimPath(dev), s, T), funnelFact('Views', dimPath(dev), id(), T)], T)
+    }
+    await append(mine, 10)
+    expect((await cached.sessionTotals(mine, NOV)).sessions).toBe(1)
+    expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(1)
+    await append(other, 20)
+    expect((await cached.sessionTotals(mine, NOV)).sessions).toBe(1)
+    expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(1)
+    expect(calls.n).toBe(2)
+    await append(mine, 30)
+    expect(await cached.sessionTotals(mine, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
+    expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
+    await forceMerge(session)
+    expect(await cached.sessionTotals(mine, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
   })
 })

@@ -48,7 +48,7 @@ const fakeStore = (maxEntries = 100, maxStaleMs = 0) => {
     },
   }
   const clock = { now: () => state.now }
-  return { state, cached: new CachedReadModel(inner, versions, clock, { maxEntries, maxStaleMs }) }
+  return { state, inner, cached: new CachedReadModel(inner, versions, clock, { maxEntries, maxStaleMs }) }
 }
 
 describe('the read cache', () => {
@@ -155,6 +155,41 @@ describe('the read cache', () => {
     state.now = 25_000
     expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(3)
     expect(state.queries).toBe(2)
+  })
+})
+
+describe('the read cache with per-developer versions', () => {
+  /** The store of fakeStore whose versions come per developer, and whose table versions move with every write. */
+  const perDeveloperStore = () => {
+    const base = fakeStore()
+    const tokens = new Map<Guid, string>([[D1, 'd1-a'], [D2, 'd2-a']])
+    const asked: Guid[][] = []
+    const versions: DataVersionReader = {
+      versions: async () => new Map<ReadSource, string>([['views', `${Math.random()}`]]),
+      developerVersions: async (ids) => {
+        asked.push([...ids])
+        return new Map(ids.map((d) => [d, new Map<ReadSource, string>([['views', tokens.get(d) ?? ''], ['sessions', tokens.get(d) ?? '']])]))
+      },
+    }
+    return { ...base, tokens, asked, cached: new CachedReadModel(base.inner, versions, { now: () => 0 }, { maxEntries: 100, maxStaleMs: 0 }) }
+  }
+
+  it("another developer's write leaves an answer cached; the developer's own write is in the very next read", async () => {
+    const { state, tokens, cached } = perDeveloperStore()
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    state.sessions = 5
+    tokens.set(D2, 'd2-b')
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect(state.queries).toBe(1)
+    tokens.set(D1, 'd1-b')
+    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(5)
+    expect(state.queries).toBe(2)
+  })
+
+  it('reads of several developers at once share one probe', async () => {
+    const { asked, cached } = perDeveloperStore()
+    await Promise.all([cached.sessionTotals(D1, YEAR), cached.sessionTotals(D2, YEAR), cached.viewTotals(D1, MONTH)])
+    expect(asked).toEqual([[D1], [D2, D1]])
   })
 })
 
