@@ -50,4 +50,12 @@ export const rowCount = async (ch: ClickHouseClient, table: string): Promise<num
   return Number(((await r.json()) as { n: string }[])[0]?.n ?? 0)
 }
 
+/** The rows of a table's active parts: what count() says, from the parts' metadata (no column read: cheap beside millions of rows). */
+export const partsRowCount = async (ch: ClickHouseClient, table: string): Promise<number> => {
+  const [database, name] = table.split('.') as [string, string]
+  if (!/^\w+$/.test(database) || !/^\w+$/.test(name)) throw new Error(`not a table name: ${table}`)
+  const r = await ch.query({ query: `SELECT sum(rows) AS n FROM system.parts WHERE database = '${database}' AND table = '${name}' AND active`, format: 'JSONEachRow' })
+  return Number(((await r.json()) as { n: string }[])[0]?.n ?? 0)
+}
+
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

@@ -2,38 +2,45 @@
 // real servers, side by side in one run. See bench/e2e/README section in the project README.
 import { cpus, loadavg } from 'node:os'
 import { parseOptions, type BenchOptions, type Contender } from './options.js'
-import { clickhouse, createTopics, deleteTopics, KAFKA_BROKERS, rowCount, sleep } from './infra.js'
+import { clickhouse, CLICKHOUSE_URL, createTopics, deleteTopics, KAFKA_BROKERS, partsRowCount, rowCount, sleep } from './infra.js'
 import { producer, produceSteadily, runId } from './records.js'
 import { startClickHouseEngine } from './clickhouse-engine.js'
 import { startService } from './service.js'
 import { exactlyOnce, verify, type Verdict } from './verify.js'
-import { printTable, type Line } from './table.js'
+import { printHistoryTable, printTable, type Line } from './table.js'
 import type { ProcessUsage } from './process-usage.js'
 import { serverCpu, serverCpuSince, serverPids, type ServerCpu } from './server-cpu.js'
 import { describeFloor, floorInChild, type Floor } from '../floor.js'
 import { execSync } from 'node:child_process'
+import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
+import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
 
 const PARTITIONS = 3
 const options = parseOptions(process.argv.slice(2))
 const ch = clickhouse()
 const topics: string[] = []
 const databases: string[] = []
+/** With a store history the table holds rows before the run: counted from system.parts (no scan), this run's on top. */
+const count = (table: string) => (options.history.length > 0 ? partsRowCount(ch, table) : rowCount(ch, table))
 
 /** Polls the row count until `n` rows are there; fails after 120 s without progress. */
 const waitForRows = async (table: string, n: number): Promise<number> => {
   let last = -1
   let progressAt = Date.now()
   for (;;) {
-    const count = await rowCount(ch, table)
-    if (count >= n) return performance.now()
-    if (count > last) [last, progressAt] = [count, Date.now()]
-    if (Date.now() - progressAt > 120_000) throw new Error(`${table}: stuck at ${count} of ${n} rows for 120 s`)
+    const rows = await count(table)
+    if (rows >= n) return performance.now()
+    if (rows > last) [last, progressAt] = [rows, Date.now()]
+    if (Date.now() - progressAt > 120_000) throw new Error(`${table}: stuck at ${rows} of ${n} rows for 120 s`)
     await sleep(250)
   }
 }
 
 interface Runner {
   readonly label: string
+  /** Before the CPU window: the database (migrations, a store history's parts); returns the rows its table holds already. */
+  prepare(suffix: string): Promise<number>
   start(topic: string, suffix: string): Promise<{ table: string; startedAt: number; ready: Promise<number>; stop(): Promise<ProcessUsage | undefined> }>
 }
 
@@ -44,13 +51,34 @@ const commitOf = (dir: string): string => {
   return `${head}${dirty ? '+' : ''}`
 }
 
-const runners = (o: BenchOptions): Runner[] => {
+/** A store history size of this run: its label suffix and the template its databases get the parts of (none: empty). */
+interface History {
+  readonly scale: number
+  readonly suffix: string
+  readonly template: HistoryTemplate | undefined
+}
+
+const runners = (o: BenchOptions, history: History, first: boolean): Runner[] => {
   const list: Runner[] = []
   const service = (client: 'kafkajs' | 'confluent', label: string, extraEnv: Record<string, string> = {}, repo?: string): Runner => ({
-    label,
-    start: async (topic, suffix) => {
+    label: `${label}${history.suffix}`,
+    prepare: async (suffix) => {
       const db = `bench_${runId}_${suffix}`
       databases.push(db)
+      const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: db })
+      try {
+        await migrate(session)
+      } finally {
+        await session.close()
+      }
+      if (!history.template) return 0
+      const partitions = await attachHistory(history.template, db)
+      const rows = await count(`${db}.session_facts`)
+      console.log(`  ${db}: ${partitions} partitions of ${history.template.database} attached (${rows.toLocaleString('en')} session facts)`)
+      return rows
+    },
+    start: async (topic, suffix) => {
+      const db = `bench_${runId}_${suffix}`
       const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
       const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
       const run = await startService({ client, db, topic, group: `bench-${runId}-${suffix}`, extraEnv, profileDir, logFile, repo })
@@ -65,9 +93,11 @@ const runners = (o: BenchOptions): Runner[] => {
       ? [...o.against.map((dir) => service(c, `${label} @ ${commitOf(dir)}`, extraEnv, dir)), service(c, `${label} @ ${commitOf('.')}`, extraEnv)]
       : [service(c, label, extraEnv)]
   const wanted = (c: Contender) => o.only.includes(c)
-  if (wanted('engine'))
+  // The engine has a table of its own, no store: it runs once, with the first history size.
+  if (wanted('engine') && first)
     list.push({
       label: 'ClickHouse Kafka engine + MV',
+      prepare: async () => 0,
       start: async (topic, suffix) => {
         const db = `bench_${runId}_${suffix}`
         databases.push(db)
@@ -88,7 +118,14 @@ const floors: Floor[] = []
 const suffixOf = (label: string, round: number) => `${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase().slice(0, 40)}${round > 0 ? `_r${round + 1}` : ''}`
 const pids = serverPids()
 
-const backlog = async (o: BenchOptions): Promise<Line[]> => {
+/** The history sizes of this run (one without a pre-load when --history is not given). */
+const histories = async (o: BenchOptions): Promise<{ list: History[]; templates: Map<number, HistoryTemplate> }> => {
+  if (o.history.length === 0) return { list: [{ scale: 0, suffix: '', template: undefined }], templates: new Map() }
+  const templates = await historyTemplates(o.history, runId, (line) => console.log(line))
+  return { list: o.history.map((scale) => ({ scale, suffix: `, history ${scale}×`, template: templates.get(scale) })), templates }
+}
+
+const backlog = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[]> => {
   const topic = `bench-${runId}-session-ended`
   topics.push(topic)
   await createTopics([{ name: topic, partitions: PARTITIONS }])
@@ -99,41 +136,45 @@ const backlog = async (o: BenchOptions): Promise<Line[]> => {
   console.log(`produced ${o.records.toLocaleString('en')} records to ${topic} (${PARTITIONS} partitions) in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   const lines: Line[] = []
   for (let round = 0; round < o.rounds; round++)
-    for (const r of runners(o)) {
+    for (const [h, history] of sizes.entries())
+    for (const r of runners(o, history, h === 0)) {
+      const baseline = await r.prepare(suffixOf(r.label, round))
       const before = serverCpu(pids)
       const run = await r.start(topic, suffixOf(r.label, round))
       const ready = await run.ready
-      const doneAt = await waitForRows(run.table, o.records)
+      const doneAt = await waitForRows(run.table, baseline + o.records)
       const servers = serverCpuSince(before, serverCpu(pids))
       const usage = await run.stop()
       floors.push(floorInChild())
-      const verdict = await verify(ch, run.table, o.records)
+      const verdict = await verify(ch, run.table, o.records, undefined, baseline > 0)
       lines.push(line(r.label, o.records, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, usage, servers, verdict))
       console.log(`  ${r.label}: ${JSON.stringify(lines.at(-1))}`)
     }
   return lines
 }
 
-const steady = async (o: BenchOptions): Promise<Line[]> => {
+const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[]> => {
   const n = o.steady * o.seconds
   const lines: Line[] = []
   for (let round = 0; round < o.rounds; round++)
-    for (const r of runners(o)) {
+    for (const [h, history] of sizes.entries())
+    for (const r of runners(o, history, h === 0)) {
       const topic = `bench-${runId}-steady-${suffixOf(r.label, round)}`
       topics.push(topic)
       await createTopics([{ name: topic, partitions: PARTITIONS }])
+      const baseline = await r.prepare(`steady_${suffixOf(r.label, round)}`)
       const run = await r.start(topic, `steady_${suffixOf(r.label, round)}`)
       const ready = await run.ready
       const before = serverCpu(pids)
       const p = await producer(KAFKA_BROKERS, topic)
       const sentAt = await produceSteadily(p, n, o.steady)
       await p.close()
-      const doneAt = await waitForRows(run.table, n)
+      const doneAt = await waitForRows(run.table, baseline + n)
       // The broker's figure includes the producer's work here: the records arrive during the run.
       const servers = serverCpuSince(before, serverCpu(pids))
       const usage = await run.stop()
       floors.push(floorInChild())
-      const verdict = await verify(ch, run.table, n, sentAt)
+      const verdict = await verify(ch, run.table, n, sentAt, baseline > 0)
       lines.push(line(r.label, n, (doneAt - run.startedAt) / 1000, (ready - run.startedAt) / 1000, usage, servers, verdict))
       console.log(`  ${r.label}: ${JSON.stringify(lines.at(-1))}`)
     }
@@ -152,17 +193,24 @@ const main = async () => {
   const first = floorInChild()
   console.log(describeFloor(first))
   floors.push(first)
-  const lines = options.steady > 0 ? await steady(options) : await backlog(options)
+  const sizes = await histories(options)
+  templates = sizes.templates
+  console.log(`load average before the contenders ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  const lines = options.steady > 0 ? await steady(options, sizes.list) : await backlog(options, sizes.list)
   const lowest = floors.reduce((a, b) => (b.usPerRecord < a.usPerRecord ? b : a))
   console.log(`${describeFloor(lowest)}; the lowest of ${floors.length} measured before and after each contender: ${floors.map((f) => f.usPerRecord.toFixed(2)).join(' ')}`)
   printTable(lines, options, lowest)
+  if (options.history.length > 0) printHistoryTable(lines, options)
   console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   if (lines.some((l) => !l.exactlyOnce)) process.exitCode = 1
 }
 
+let templates = new Map<number, HistoryTemplate>()
+
 try {
   await main()
 } finally {
+  await dropTemplates(templates, (line) => console.log(line))
   for (const db of databases) await ch.command({ query: `DROP DATABASE IF EXISTS ${db}` }).catch(() => undefined)
   await deleteTopics(topics)
   await ch.close()

@@ -23,13 +23,20 @@ export interface BenchOptions {
   readonly against: readonly string[]
   /** Runs every contender this many times over the same backlog; each line shows the median round. */
   readonly rounds: number
+  /**
+   * Store history sizes (--history 0,4): before a service consumes, its database is pre-loaded
+   * with bench:read's data at that scale (0: empty), so the ingest's lookups run against a store
+   * with history; the service lines run once per size. Empty: no pre-load (as before).
+   */
+  readonly history: readonly number[]
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
 const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
-                              [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]`
+                              [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]
+                              [--history SCALE[,SCALE…]]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
 
 export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const flags = new Map<string, string>()
@@ -47,7 +54,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
   }
   const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
   if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
-  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds'])
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   return {
     records: num('records', 200_000),
@@ -63,6 +70,11 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
     logDir: directory(flags.get('logs')),
     against: (flags.get('against') ?? '').split(',').filter((p) => p !== '').map(checkout),
     rounds: Math.max(1, num('rounds', 1)),
+    history: (flags.get('history') ?? '').split(',').filter((v) => v !== '').map((v) => {
+      const n = Number(v)
+      if (!Number.isInteger(n) || n < 0 || !/^\d+$/.test(v)) throw new Error(`--history takes bench:read scales, 0 for an empty store, e.g. 0,4\n${USAGE}`)
+      return n
+    }).filter((n, i, all) => all.indexOf(n) === i),
   }
 }
 

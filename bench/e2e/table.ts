@@ -84,3 +84,49 @@ const printCost = (groups: readonly { shown: Line; rounds: Line[] }[], floor: Fl
     console.log(`| ${l.label} | ${fmt(l.cpuSeconds)}${main} / ${fmt(l.clickhouseCpuSeconds)} / ${fmt(l.kafkaCpuSeconds)} | ${fmt(serviceUs(l))} | ${x(serviceUs(l))} | ${fmt(allUs(l))} | ${x(allUs(l))} |${each}`)
   }
 }
+
+/**
+ * bench:e2e --history: service CPU per record side by side per store history size (the median
+ * round of each line), the change from the first size to each other, and with --against the
+ * change from the other checkout (the commit before) to this one at each size.
+ */
+export const printHistoryTable = (lines: readonly Line[], o: BenchOptions): void => {
+  const us = new Map<string, Map<number, number | undefined>>()
+  for (const { shown } of byLabel(lines)) {
+    const m = /^(.*), history (\d+)×$/.exec(shown.label)
+    if (!m) continue
+    const [, base = '', h = '0'] = m
+    if (!us.has(base)) us.set(base, new Map())
+    us.get(base)?.set(Number(h), serviceUs(shown))
+  }
+  const sizes = o.history
+  const [first] = sizes
+  const change = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '–' : `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`)
+  const rounds = o.rounds > 1 ? `, median of ${o.rounds} rounds` : ''
+  console.log(`\nservice CPU µs per record by store history (the service's database pre-loaded with bench:read's data at that scale; 0: empty)${rounds}\n`)
+  const others = sizes.slice(1)
+  console.log(`| consumer | ${sizes.map((h) => `history ${h}× µs/record`).join(' | ')} |${others.map((h) => ` ${h}× vs ${first}× |`).join('')}`)
+  console.log(`|---|${sizes.map(() => '---|').join('')}${others.map(() => '---|').join('')}`)
+  for (const [base, byHistory] of us) {
+    console.log(`| ${base} | ${sizes.map((h) => fmt(byHistory.get(h))).join(' | ')} |${others.map((h) => ` ${change(byHistory.get(first as number), byHistory.get(h))} |`).join('')}`)
+  }
+  // --against: "<client> @ <commit>" lines, the other checkouts first and this one last
+  const commits = new Map<string, string[]>()
+  for (const base of us.keys()) {
+    const [client, commit] = base.split(' @ ')
+    if (client !== undefined && commit !== undefined) commits.set(client, [...(commits.get(client) ?? []), base])
+  }
+  if (commits.size === 0) return
+  console.log(`\nservice CPU per record against the other checkout, at each store history${rounds}\n`)
+  console.log('| consumer | history | before µs/record | this µs/record | change |')
+  console.log('|---|---|---|---|---|')
+  for (const [client, bases] of commits) {
+    const before = bases[0] as string
+    const now = bases[bases.length - 1] as string
+    for (const h of sizes) {
+      const a = us.get(before)?.get(h)
+      const b = us.get(now)?.get(h)
+      console.log(`| ${client} (${before.split(' @ ')[1]} → ${now.split(' @ ')[1]}) | ${h}× | ${fmt(a)} | ${fmt(b)} | ${change(a, b)} |`)
+    }
+  }
+}

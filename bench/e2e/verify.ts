@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client'
-import { indexOf } from './records.js'
+import { indexOf, runId } from './records.js'
 
 export interface Verdict {
   /** Rows in the table (redeliveries included). */
@@ -20,13 +20,16 @@ export const exactlyOnce = (v: Verdict, n: number): boolean => v.distinct === n 
  * Reads every FactId back with its IngestionTime and checks that each of the `n` records is there
  * (logically once: redelivered copies share the FactId). With send times, the latency of a record
  * is its first IngestionTime minus its send time; IngestionTime has whole seconds, so its second
- * is rounded up (an upper bound).
+ * is rounded up (an upper bound). `onlyThisRun`: the table held rows before (a store history),
+ * which are not this run's and not foreign.
  */
-export const verify = async (ch: ClickHouseClient, table: string, n: number, sentAt?: Float64Array): Promise<Verdict> => {
+export const verify = async (ch: ClickHouseClient, table: string, n: number, sentAt?: Float64Array, onlyThisRun = false): Promise<Verdict> => {
   const firstSeen = new Float64Array(n).fill(Number.POSITIVE_INFINITY)
   let rows = 0
   let foreign = 0
-  const result = await ch.query({ query: `SELECT FactId, toUnixTimestamp(IngestionTime) FROM ${table}`, format: 'TabSeparated' })
+  // a store with history (bench:e2e --history) holds other rows: only this run's FactIds are read
+  const where = onlyThisRun ? ` WHERE FactId LIKE '${runId}-%'` : ''
+  const result = await ch.query({ query: `SELECT FactId, toUnixTimestamp(IngestionTime) FROM ${table}${where}`, format: 'TabSeparated' })
   for await (const batch of result.stream()) {
     for (const row of batch) {
       const [factId, seconds] = row.text.split('\t') as [string, string]

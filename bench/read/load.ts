@@ -1,119 +1,225 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { ident, render, sql, type SqlFragment } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
+import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { ident, name, render, sql, type SqlFragment } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { backfillServing, type BackfillProgress } from '../../src/adapters/clickhouse/serving-backfill.js'
+import type { DimensionPath } from '../../src/domain/dimension-path.js'
 import type { Guid } from '../../src/domain/guid.js'
 
 // The read benchmark's data, generated on the server (INSERT … SELECT FROM numbers()): a year
-// (2026) of view facts, session facts and funnel rows for DEVELOPERS developers. Ids that other
-// rows refer to are derived from numbers; the rest are random (generateUUIDv4).
-export const DEVELOPERS = 100
-export const VIEW_FACTS = 1_000_000
-export const SESSION_FACTS = 1_000_000
+// (2026) of view facts, session facts and funnel rows. At scale N there are N × 100 developers and
+// every developer owns the same data at every scale: everything a developer has is a function of
+// its index d and a per-developer counter k, never of the row's position in the whole store, and
+// every id is a hash of those (no random id), so developer 7's rows are identical at scale 1 and 4.
+//   - views: 10,000 a year per developer (70 % closed), one row each, over 20 property objects;
+//   - sessions: developers 2p and 2p + 1 share their sessions (view k of each is in session (p, k),
+//     as view n and n + 1 shared session n / 2 before), so every developer has 10,000 sessions; as
+//     many sessions again have no view (nobody's); SessionIds are hashes, spread over session_facts;
+//   - a view happens within its session (what the serving tables assume, domain/serving-links.ts):
+//     the session starts at t, its views at t (even developer) and t + 60 s (odd), a closed view's
+//     last activity 120 s later, the session's LastActivityAt t + 600 s;
+//   - funnel: one funnel_daily row per developer, day and property object (7,300 a year), from 4 events.
+export const DEVELOPERS_PER_SCALE = 100
+export const VIEWS_PER_DEVELOPER = 10_000
+/** Session facts per developer's worth of the store: half of them have the views of a developer pair. */
+export const SESSIONS_PER_DEVELOPER = 10_000
 /** Property objects per developer; funnel rows: one per developer, day and property object. */
 const OBJECTS = 20
 const FUNNEL_EVENTS_PER_ROW = 4
 const YEAR_SECONDS = 365 * 86_400
+const DAYS = 365
+/** Bumped whenever the generated data changes: a kept database of another layout is refused. */
+export const LAYOUT = 'v3: per-developer data, views within their sessions'
+
+export const developersAt = (scale: number): number => DEVELOPERS_PER_SCALE * scale
+
+/** What a store of this scale holds (its rows before the serving tables). */
+export const sizesAt = (scale: number) => {
+  const developers = developersAt(scale)
+  return {
+    developers,
+    views: developers * VIEWS_PER_DEVELOPER,
+    sessions: developers * SESSIONS_PER_DEVELOPER,
+    funnelRows: developers * DAYS * OBJECTS,
+    funnelEvents: developers * DAYS * OBJECTS * FUNNEL_EVENTS_PER_ROW,
+  }
+}
 
 /** A UUID with the given 8-hex-digit prefix and `n` (a UInt expression) as its last 12 decimal digits. */
 const numberedUuid = (prefix: string, n: string): string =>
   `toUUID(concat('${prefix}-0000-4000-8000-', substring(concat('000000000000', toString(${n})), length(toString(${n})) + 1)))`
+const numberedGuid = (prefix: string, n: number): Guid => `${prefix}-0000-4000-8000-${String(n).padStart(12, '0')}` as Guid
 
-/** The developer of index d, as the SQL above derives it. */
-export const developerId = (d: number): Guid => `de000000-0000-4000-8000-${String(d).padStart(12, '0')}` as Guid
+/** A UUID that is a hash of a salt and a number (deterministic, spread like a random one). */
+const hashedUuid = (salt: string, n: string): string => `toUUID(UUIDNumToString(MD5(concat('${salt}:', toString(${n})))))`
+
+/** The developer of index d, as the SQL below derives it. */
+export const developerId = (d: number): Guid => numberedGuid('de000000', d)
+
+/** Property object o (0–19) of developer d and its parents, as the SQL below derives them. */
+export const objectPath = (d: number, o: number): DimensionPath => ({
+  developerId: developerId(d),
+  projectId: numberedGuid('0a000000', d * 4 + (o % 4)),
+  buildingId: numberedGuid('0c000000', d * 8 + (o % 8)),
+  layoutGroupId: numberedGuid('0d000000', d * 10 + (o % 10)),
+  layoutId: numberedGuid('0e000000', d * 20 + o),
+  propertyObjectId: numberedGuid('0b000000', d * OBJECTS + o),
+})
+export const OBJECTS_PER_DEVELOPER = OBJECTS
 
 const developer = (d: string) => numberedUuid('de000000', d)
-const object = (d: string, o: string) => numberedUuid('0b000000', `${d} * ${OBJECTS} + ${o}`)
-const inYear = (n: string) => `toDateTime('2026-01-01 00:00:00', 'UTC') + (${n} * 7919) % ${YEAR_SECONDS}`
+const hierarchy = (d: string, o: string) =>
+  [numberedUuid('0a000000', `${d} * 4 + ${o} % 4`), numberedUuid('0c000000', `${d} * 8 + ${o} % 8`),
+    numberedUuid('0d000000', `${d} * 10 + ${o} % 10`), numberedUuid('0e000000', `${d} * 20 + ${o}`),
+    numberedUuid('0b000000', `${d} * ${OBJECTS} + ${o}`)].join(', ')
+/** A second of 2026 for a session key (scattered over the year). */
+const inYear = (key: string) => `toDateTime('2026-01-01 00:00:00', 'UTC') + (${key} * 7919) % ${YEAR_SECONDS}`
+/** The key of session k of developer pair p: the same at every scale. */
+const pairSessionKey = (p: string, k: string) => `(${p}) * ${SESSIONS_PER_DEVELOPER} + (${k})`
+/** Sessions without views are keyed above every pair's (up to 100,000 developer pairs). */
+const ORPHAN_KEY_BASE = 1_000_000_000
 const STAGES = "['Views', 'Favorites', 'Selections', 'Leads', 'Bookings', 'BookingsPaid', 'Deals', 'DealsCompleted']"
 
 // Built from constants only (numbers and the prefixes above): no input reaches this SQL.
-const raw = (text: string): SqlFragment => ({ kind: 'fragment', strings: [text], parts: [] })
+const raw = (text: string | number): SqlFragment => ({ kind: 'fragment', strings: [String(text)], parts: [] })
 
-/** How many rows each statement makes; the defaults are the benchmark's store, `ingestTick` a flush's worth. */
-interface Sizes {
-  readonly views: number
-  readonly sessions: number
-  readonly funnelEvents: number
-}
-
-const STORE: Sizes = { views: VIEW_FACTS, sessions: SESSION_FACTS, funnelEvents: DEVELOPERS * 365 * OBJECTS * FUNNEL_EVENTS_PER_ROW }
-
-export const loadStatements = (database: string, sizes: Sizes = STORE): { readonly what: string; readonly statement: SqlFragment }[] => {
+export const loadStatements = (database: string, scale: number): { readonly what: string; readonly statement: SqlFragment }[] => {
   const db = ident(database)
+  const s = sizesAt(scale)
+  const D = raw(s.developers)
   return [
     {
-      what: `${VIEW_FACTS.toLocaleString('en')} view facts`,
-      // view n: developer n % 100, session n / 2 (so sessions 500,000 and up have no view), 70 % closed
+      what: `${s.views.toLocaleString('en')} view facts`,
+      // view k of developer d: property object k % 20, session (d / 2, k), closed when (k + d) % 10 < 7
       statement: sql`INSERT INTO ${db}.property_object_view_facts
         (FactId, SourceEventId, PropertyObjectViewId, PropertyObjectId, DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId,
          SessionId, AnonymousId, UserId, ViewerKind, ViewSource, ViewSourceRaw, IsClosed, ViewedAt, LastActivityAt, DurationSeconds, EventTime, IngestionTime)
-        SELECT toString(generateUUIDv4()), toString(generateUUIDv4()), generateUUIDv4(), ${raw(object('d', 'o'))}, ${raw(developer('d'))},
+        SELECT toString(${raw(hashedUuid('view-fact', 'vkey'))}), toString(${raw(hashedUuid('view-event', 'vkey'))}), ${raw(hashedUuid('view', 'vkey'))},
+               ${raw(numberedUuid('0b000000', `d * ${OBJECTS} + o`))}, ${raw(developer('d'))},
                ${raw(numberedUuid('0a000000', 'd * 4 + o % 4'))}, ${raw(numberedUuid('0c000000', 'd * 8 + o % 8'))},
                ${raw(numberedUuid('0d000000', 'd * 10 + o % 10'))}, ${raw(numberedUuid('0e000000', 'd * 20 + o'))},
-               ${raw(numberedUuid('5e000000', 'intDiv(number, 2)'))}, generateUUIDv4(), NULL, 'Guest', 'Catalog', 'Catalog',
-               closed, t, if(closed, t + 120, NULL), if(closed, toUInt32(30 + number % 600), NULL), t, now()
-        FROM (SELECT number, number % ${raw(String(DEVELOPERS))} AS d, intDiv(number, ${raw(String(DEVELOPERS))}) % ${raw(String(OBJECTS))} AS o,
-                     toUInt8(number % 10 < 7) AS closed, ${raw(inYear('number'))} AS t
-              FROM system.numbers LIMIT ${raw(String(sizes.views))})`,
+               ${raw(hashedUuid('session', 'skey'))}, ${raw(hashedUuid('anonymous', 'skey'))}, NULL, 'Guest', 'Catalog', 'Catalog',
+               closed, t, if(closed, t + 120, NULL), if(closed, toUInt32(30 + (k * 37 + d) % 600), NULL), t, now()
+        FROM (SELECT number % ${D} AS d, intDiv(number, ${D}) AS k, d * ${raw(VIEWS_PER_DEVELOPER)} + k AS vkey, k % ${raw(OBJECTS)} AS o,
+                     toUInt8((k + d) % 10 < 7) AS closed, ${raw(pairSessionKey('intDiv(d, 2)', 'k'))} AS skey,
+                     ${raw(inYear('skey'))} + (d % 2) * 60 AS t
+              FROM system.numbers LIMIT ${raw(s.views)})`,
     },
     {
-      what: `${SESSION_FACTS.toLocaleString('en')} session facts`,
+      what: `${s.sessions.toLocaleString('en')} session facts (${(s.sessions / 2).toLocaleString('en')} with the views of a developer pair)`,
       statement: sql`INSERT INTO ${db}.session_facts
         (FactId, SourceEventId, SessionId, AnonymousId, UserId, ViewerKind, TenantId, BrandId, DeveloperId, EventTime, StartedAt, LastActivityAt, DurationSeconds, IngestionTime)
-        SELECT toString(generateUUIDv4()), toString(generateUUIDv4()), ${raw(numberedUuid('5e000000', 'number'))}, generateUUIDv4(),
-               if(number % 3 = 0, NULL, generateUUIDv4()), if(number % 3 = 0, 'Guest', 'User'), toUUID('00000000-0000-0000-0000-000000000000'),
-               NULL, NULL, t, t, t + 600, toUInt32(30 + number % 3600), now()
-        FROM (SELECT number, ${raw(inYear('number'))} AS t FROM system.numbers LIMIT ${raw(String(sizes.sessions))})`,
+        SELECT toString(${raw(hashedUuid('session-fact', 'skey'))}), toString(${raw(hashedUuid('session-event', 'skey'))}), ${raw(hashedUuid('session', 'skey'))},
+               ${raw(hashedUuid('anonymous', 'skey'))}, if(guest, NULL, ${raw(hashedUuid('user', 'skey'))}), if(guest, 'Guest', 'User'),
+               toUUID('00000000-0000-0000-0000-000000000000'), NULL, NULL, t, t, t + 600, toUInt32(30 + cityHash64(skey) % 3600), now()
+        FROM (SELECT number < ${raw(s.sessions / 2)} AS paired,
+                     if(paired, ${raw(pairSessionKey(`number % ${s.developers / 2}`, `intDiv(number, ${s.developers / 2})`))}, number + ${raw(ORPHAN_KEY_BASE)}) AS skey,
+                     skey % 3 = 0 AS guest, ${raw(inYear('skey'))} AS t
+              FROM system.numbers LIMIT ${raw(s.sessions)})`,
     },
     {
-      what: `a year of funnel rows (${(DEVELOPERS * 365 * OBJECTS).toLocaleString('en')} developer-day-object rows from ${(DEVELOPERS * 365 * OBJECTS * FUNNEL_EVENTS_PER_ROW).toLocaleString('en')} events)`,
+      what: `a year of funnel rows (${s.funnelRows.toLocaleString('en')} developer-day-object rows from ${s.funnelEvents.toLocaleString('en')} events)`,
       statement: sql`INSERT INTO ${db}.funnel_events (DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId, PropertyObjectId, EventDate, Stage, BusinessKey)
-        SELECT ${raw(developer('d'))}, ${raw(numberedUuid('0a000000', 'd * 4 + o % 4'))}, ${raw(numberedUuid('0c000000', 'd * 8 + o % 8'))},
-               ${raw(numberedUuid('0d000000', 'd * 10 + o % 10'))}, ${raw(numberedUuid('0e000000', 'd * 20 + o'))}, ${raw(object('d', 'o'))},
-               toDate('2026-01-01') + day, arrayElement(${raw(STAGES)}, toUInt64(cityHash64(number) % 8 + 1)), generateUUIDv4()
-        FROM (SELECT number, intDiv(number, ${raw(String(FUNNEL_EVENTS_PER_ROW))}) AS g, g % ${raw(String(DEVELOPERS))} AS d,
-                     intDiv(g, ${raw(String(DEVELOPERS))}) % 365 AS day, intDiv(g, ${raw(String(DEVELOPERS * 365))}) % ${raw(String(OBJECTS))} AS o
-              FROM system.numbers LIMIT ${raw(String(sizes.funnelEvents))})`,
+        SELECT ${raw(developer('d'))}, ${raw(hierarchy('d', 'o'))},
+               toDate('2026-01-01') + h % ${raw(DAYS)}, arrayElement(${raw(STAGES)}, toUInt64(cityHash64(d, h, e) % 8 + 1)), ${raw(hashedUuid('business', 'ekey'))}
+        FROM (SELECT number % ${raw(FUNNEL_EVENTS_PER_ROW)} AS e, intDiv(number, ${raw(FUNNEL_EVENTS_PER_ROW)}) AS g, g % ${D} AS d, intDiv(g, ${D}) AS h,
+                     intDiv(h, ${raw(DAYS)}) % ${raw(OBJECTS)} AS o, (d * ${raw(DAYS * OBJECTS)} + h) * ${raw(FUNNEL_EVENTS_PER_ROW)} + e AS ekey
+              FROM system.numbers LIMIT ${raw(s.funnelEvents)})`,
     },
     {
-      what: `${DEVELOPERS} developer names`,
+      what: `${s.developers} developer names`,
       statement: sql`INSERT INTO ${db}.dim_developer (Id, Name, UpsertedAt, Version, IngestionTime)
         SELECT ${raw(developer('number'))}, concat('Developer ', toString(number)), now(), toUInt64(1), now()
-        FROM system.numbers LIMIT ${raw(String(DEVELOPERS))}`,
+        FROM system.numbers LIMIT ${D}`,
     },
   ]
 }
 
-const MERGED = ['property_object_view_facts', 'session_facts', 'funnel_daily', 'dim_developer']
+/** Every table the load or the ingest writes (raw facts, serving and link tables), merged after the load. */
+export const MERGED = [
+  'property_object_view_facts', 'session_facts', 'funnel_daily', 'dim_developer',
+  'developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links',
+]
+const META = 'bench_read_meta'
+
+/** The scale and layout a loaded database was made with; undefined when it has none (a partial or an old load). */
+export const loadedScale = async (session: ClickHouseSession): Promise<{ scale: number; layout: string } | undefined> => {
+  const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${ident(session.database)}.${ident(META)}`)
+  if (Number(exists?.result ?? 0) !== 1) return undefined
+  const [row] = await session.select<{ Scale: number; Layout: string }>(sql`SELECT Scale, Layout FROM ${ident(session.database)}.${ident(META)} LIMIT 1`)
+  return row ? { scale: Number(row.Scale), layout: row.Layout } : undefined
+}
+
+/** Throws unless the database was loaded completely at this scale with this layout. */
+export const checkLoaded = async (session: ClickHouseSession, scale: number): Promise<void> => {
+  const loaded = await loadedScale(session)
+  if (!loaded) throw new Error(`${session.database} has no complete bench:read load (no ${META}): load it again`)
+  if (loaded.layout !== LAYOUT) throw new Error(`${session.database} holds data of layout "${loaded.layout}", this bench generates "${LAYOUT}": load it again`)
+  if (loaded.scale !== scale) throw new Error(`${session.database} was loaded at --scale ${loaded.scale}, not ${scale}`)
+}
+
+/** A partition id as system.parts names it (digits, or `all`), quoted. */
+export const partitionId = (id: string): SqlFragment => {
+  if (!/^[0-9a-z_-]+$/i.test(id)) throw new TypeError(`not a partition id: ${JSON.stringify(id)}`)
+  return raw(`'${id}'`)
+}
+
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1)
 
 /**
- * Runs the statements, timing each, then merges each table's parts as a year of background
- * merges would have (a fresh insert leaves dozens of parts, each read on every query).
+ * Loads a migrated, empty database: the raw facts (INSERT … SELECT; migration 0008's
+ * materialized views fill the link tables as it goes), then the serving tables with
+ * backfillServing (its link steps are recorded as done: the views did them), then OPTIMIZE …
+ * FINAL on every table, as a year of background merges would have left them (a fresh insert
+ * leaves dozens of parts, each read on every query), and last the scale, so that only a complete
+ * load is reused.
  */
-export const loadBenchData = async (url: string, database: string, log: (line: string) => void): Promise<void> => {
+export const loadBenchData = async (url: string, session: ClickHouseSession, scale: number, log: (line: string) => void): Promise<void> => {
+  const database = session.database
+  const db = ident(database)
   // Its own client: on a busy machine these statements outlast the store's 30 s request timeout.
-  const client = createClient({ url, request_timeout: 900_000 })
+  const client = createClient({ url, request_timeout: 3_600_000, log: { level: ClickHouseLogLevel.OFF } })
   const run = (statement: SqlFragment) => client.command({ query: render(statement, 'inline').query })
   try {
-    for (const { what, statement } of loadStatements(database)) {
+    for (const { what, statement } of loadStatements(database, scale)) {
       const started = Date.now()
       await run(statement)
-      log(`loaded ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+      log(`loaded ${what} in ${seconds(started)} s`)
     }
+    // The materialized views filled the link tables during the inserts: backfill only the serving rows.
+    await run(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt)
+      SELECT step, m, now() FROM (SELECT DISTINCT toStartOfMonth(EventTime) AS m FROM ${db}.property_object_view_facts)
+      ARRAY JOIN ['view_links', 'session_view_links'] AS step`)
+    await run(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt)
+      SELECT 'session_links', m, now() FROM (SELECT DISTINCT toStartOfMonth(EventTime) AS m FROM ${db}.session_facts)`)
     const started = Date.now()
-    for (const table of MERGED) await run(sql`OPTIMIZE TABLE ${ident(database)}.${ident(table)} FINAL`)
-    log(`merged the parts in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    let last: BackfillProgress | undefined
+    await backfillServing(session, (p) => void (last = p))
+    log(`backfillServing: serving tables filled in ${seconds(started)} s (${last?.of ?? 0} days of view links)`)
+    const merging = Date.now()
+    for (const table of MERGED) await run(sql`OPTIMIZE TABLE ${db}.${ident(table)} FINAL`)
+    log(`merged the parts of ${MERGED.length} tables (OPTIMIZE … FINAL) in ${seconds(merging)} s`)
+    await run(sql`CREATE TABLE ${db}.${ident(META)} (Scale UInt32, Layout String, LoadedAt DateTime) ENGINE = TinyLog`)
+    await client.insert({ table: `${database}.${META}`, values: [{ Scale: scale, Layout: LAYOUT, LoadedAt: Math.floor(Date.now() / 1000) }], format: 'JSONEachRow' })
   } finally {
     await client.close()
   }
 }
 
 /**
- * What a running ingest does to the read side: one small insert into each fact table (a new
- * part each, so the read cache's versions change). The rows repeat the first of the store's
- * shapes with new random ids: counts grow by a little, which the load does not check.
+ * A reused database has the parts the last run's writer left: merges them (OPTIMIZE … FINAL of
+ * every partition that has more than one part), so that each run reads what a fresh load leaves.
  */
-export const ingestTick = async (client: ClickHouseClient, database: string): Promise<void> => {
-  for (const { statement } of loadStatements(database, { views: 10, sessions: 10, funnelEvents: 40 }).slice(0, 3)) {
-    await client.command({ query: render(statement, 'inline').query })
+export const settle = async (url: string, session: ClickHouseSession, log: (line: string) => void): Promise<void> => {
+  const rows = await session.select<{ table: string; id: string }>(sql`
+    SELECT table, partition_id AS id FROM system.parts
+    WHERE database = ${name(session.database)} AND active GROUP BY table, partition_id HAVING count() > 1 ORDER BY table, id`)
+  if (rows.length === 0) return
+  const client = createClient({ url, request_timeout: 3_600_000, log: { level: ClickHouseLogLevel.OFF } })
+  try {
+    const started = Date.now()
+    for (const r of rows) await client.command({ query: render(sql`OPTIMIZE TABLE ${ident(session.database)}.${ident(r.table)} PARTITION ID ${partitionId(r.id)} FINAL`, 'inline').query })
+    log(`merged ${rows.length} partitions that had more than one part in ${seconds(started)} s`)
+  } finally {
+    await client.close()
   }
 }
