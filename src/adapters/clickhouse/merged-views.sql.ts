@@ -26,30 +26,41 @@ const SESSION_STARTS_AROUND = (p: Period) => widened(p, SESSION_LINK_MAX_DAYS + 
 
 /**
  * The developer's views in the period, one row per PropertyObjectViewId, open and closed facts
- * merged as domain/view-merge.ts says: the winner is argMax by (IsClosed, IngestionTime, FactId, DeveloperId)
- * and the view's developer and time are the winner's. Columns: PropertyObjectViewId, SessionId,
- * IsClosed, DurationSeconds (0 for an open view). The inner IN narrows to views with a row of the
- * developer in the period; it can only widen the candidates, the outer WHERE decides. Never FINAL.
- * - 'facts': property_object_view_facts, the definition (and the serving path's test oracle); it
- *   reads every view's rows, since another developer's row of a view may be its winner.
+ * merged as domain/view-merge.ts says: the winner is argMax by (IsClosed, IngestionTime, FactId,
+ * DeveloperId) and the view's developer and time are the winner's. Columns: PropertyObjectViewId,
+ * SessionId, IsClosed, DurationSeconds (0 for an open view). The outer WHERE decides. Never FINAL.
+ * - 'facts': property_object_view_facts, the definition (and the serving path's test oracle): the
+ *   views with a row of the developer in the period, then every row of those views, since
+ *   another developer's row of a view may be its winner.
  * - 'serving': developer_view_facts under the developer's key, which holds every row of each of
- *   its views whatever their developer (migration 0008): only the developer's rows are read.
+ *   its views whatever their developer (migration 0008), all within two days of one another: the
+ *   developer's rows around the period in one scan.
  */
 export const mergedViews = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
   const dev = uuid(developerId)
-  const table = sql`${ident(database)}.${ident(source === 'serving' ? 'developer_view_facts' : 'property_object_view_facts')}`
-  const scope = source === 'serving' ? sql`KeyDeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, VIEW_ROWS_AROUND(period))} AND ` : sql``
-  const key = source === 'serving' ? sql`KeyDeveloperId` : sql`DeveloperId`
+  const db = ident(database)
+  if (source === 'serving') {
+    // The winner as the first row of its view in rank order (LIMIT 1 BY): the same row argMax picks,
+    // at about half of 18.16's cost for argMax over tuples.
+    return sql`
+      SELECT PropertyObjectViewId, SessionId, IsClosed, DurationSeconds
+      FROM (
+        SELECT PropertyObjectViewId, SessionId, IsClosed, DurationSeconds, DeveloperId, EventTime
+        FROM ${db}.developer_view_facts
+        PREWHERE KeyDeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, VIEW_ROWS_AROUND(period))}
+        ORDER BY PropertyObjectViewId, IsClosed DESC, IngestionTime DESC, FactId DESC, DeveloperId DESC
+        LIMIT 1 BY PropertyObjectViewId)
+      WHERE DeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, period)}`
+  }
   return sql`
     SELECT PropertyObjectViewId, w.1 AS SessionId, w.2 AS IsClosed, w.3 AS DurationSeconds
     FROM (
       SELECT PropertyObjectViewId,
              argMax(tuple(SessionId, IsClosed, ifNull(DurationSeconds, 0), DeveloperId, EventTime),
                     tuple(IsClosed, IngestionTime, FactId, DeveloperId)) AS w
-      FROM ${table}
-      PREWHERE ${scope}PropertyObjectViewId IN (
-        SELECT PropertyObjectViewId FROM ${table}
-        WHERE ${key} = ${dev} AND ${inPeriod(sql`EventTime`, period)})
+      FROM ${db}.property_object_view_facts
+      PREWHERE PropertyObjectViewId IN (
+        SELECT PropertyObjectViewId FROM ${db}.property_object_view_facts WHERE DeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, period)})
       GROUP BY PropertyObjectViewId)
     WHERE w.4 = ${dev} AND ${inPeriod(sql`w.5`, period)}`
 }
@@ -62,12 +73,17 @@ export const mergedViews = (database: string, developerId: Guid, period: Period,
 export const latestSessions = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
   const db = ident(database)
   const views = mergedViews(database, developerId, period, source)
-  const from = source === 'serving'
-    ? sql`${db}.developer_session_facts PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
-          AND SessionId IN (SELECT SessionId FROM (${views}))`
-    : sql`${db}.session_facts PREWHERE SessionId IN (SELECT SessionId FROM (${views}))`
+  if (source === 'serving') {
+    return sql`
+      SELECT SessionId, tuple(DurationSeconds, ViewerKind) AS s
+      FROM ${db}.developer_session_facts
+      PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
+        AND SessionId IN (SELECT SessionId FROM (${views}))
+      ORDER BY SessionId, IngestionTime DESC, FactId DESC
+      LIMIT 1 BY SessionId`
+  }
   return sql`
     SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
-    FROM ${from}
+    FROM ${db}.session_facts PREWHERE SessionId IN (SELECT SessionId FROM (${views}))
     GROUP BY SessionId`
 }
