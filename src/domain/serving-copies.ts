@@ -1,5 +1,5 @@
 import type { Guid } from './guid.js'
-import { dayOf, sessionDays, type DayedSessionLink, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type SessionLink, type ViewLink } from './serving-links.js'
+import { dayOf, type DayNumber, type DayedSessionLink, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type SessionLink, type ViewLink } from './serving-links.js'
 
 /**
  * What a batch writes to the serving tables once its facts are stored and the link tables were
@@ -38,16 +38,20 @@ export const viewCopies = (batch: readonly ViewLink[], found: readonly ViewLink[
   return copies
 }
 
+/** A session fact with the days it is linked under (sessionDays of its start and last activity). */
+export interface SessionWithDays extends SessionLink {
+  readonly days: readonly DayNumber[]
+}
+
 /** A batch's session facts under the developer of every view row naming the session within its days. */
-export const sessionCopies = (
-  facts: readonly (SessionLink & { readonly startedAt: number; readonly lastActivityAt: number })[],
-  links: readonly SessionDeveloperLink[],
-): ServingSessionRow[] => {
+export const sessionCopies = (facts: readonly SessionWithDays[], links: readonly SessionDeveloperLink[]): ServingSessionRow[] => {
   const linksOf = groupBy(links, (l) => l.sessionId)
   const copies: ServingSessionRow[] = []
-  for (const { startedAt, lastActivityAt, ...fact } of facts) {
-    const days = new Set(sessionDays(startedAt, lastActivityAt))
-    const developers = new Set((linksOf.get(fact.sessionId) ?? []).filter((l) => days.has(l.day)).map((l) => l.developerId))
+  for (const { days: linkedDays, ...fact } of facts) {
+    const found = linksOf.get(fact.sessionId)
+    if (!found) continue
+    const days = new Set(linkedDays)
+    const developers = new Set(found.filter((l) => days.has(l.day)).map((l) => l.developerId))
     for (const d of developers) copies.push({ ...fact, keyDeveloperId: d })
   }
   return copies

@@ -2,7 +2,7 @@ import type { DataVersionReader, ReadSource } from '../../application/ports/data
 import { DIM_TABLE } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { ident, join, name, sql, uuid, type SqlFragment } from './sql-fragment.js'
+import { ident, join, name, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
 
 /** The developer-keyed tables each source is read from, with their developer column. */
 const DEVELOPER_KEYED: readonly { readonly source: ReadSource; readonly table: string; readonly key: string }[] = [
@@ -53,12 +53,12 @@ export class ClickHouseDataVersions implements DataVersionReader {
    */
   async developerVersions(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>> {
     const db = ident(this.session.database)
-    const ids = join(developerIds.map(uuid), ', ')
+    const ids = uuidSet(developerIds)
     const perTable = DEVELOPER_KEYED.map(({ source, table, key }): SqlFragment => sql`
       SELECT ${name(source)} AS source, toString(${ident(key)}) AS developer,
              concat(arrayStringConcat(arraySort(groupUniqArray(_part)), ','), '#', toString(count())) AS v
       FROM ${db}.${ident(table)}
-      WHERE ${ident(key)} IN (${ids})
+      WHERE ${ident(key)} IN ${ids}
       GROUP BY ${ident(key)}`)
     const [rows, created] = await Promise.all([
       this.session.select<{ source: ReadSource; developer: Guid; v: string }>(join(perTable, ' UNION ALL '), { max_threads: 1 }),

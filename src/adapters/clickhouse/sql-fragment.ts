@@ -66,6 +66,16 @@ export const ident = (name: string): SqlIdent => {
 /** Tagged template: every interpolation must be a typed value, an identifier or a nested fragment. */
 export const sql = (strings: TemplateStringsArray, ...parts: Part[]): SqlFragment => ({ kind: 'fragment', strings: [...strings], parts })
 
+/**
+ * A set of UUIDs for `x IN <set>`, as one text of validated UUIDs the server splits: an IN list of
+ * a thousand toUUID() literals costs 18.16 about 20 ms to parse, this about 1. Not for an empty list.
+ */
+export const uuidSet = (values: readonly Guid[]): SqlFragment => {
+  if (values.length === 0) throw new TypeError('an empty UUID set')
+  const text: SqlValue = { kind: 'String', value: values.map((v) => uuid(v).value).join(',') }
+  return sql`(SELECT toUUID(arrayJoin(splitByChar(',', ${text}))))`
+}
+
 /** Joins fragments or values with a separator (e.g. an IN list, AND-ed conditions). */
 export const join = (items: readonly Part[], separator: string): SqlFragment =>
   items.length === 0

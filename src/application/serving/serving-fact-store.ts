@@ -1,7 +1,7 @@
 import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
-import { sessionCopies, sessionCopiesForViews, viewCopies } from '../../domain/serving-copies.js'
+import { sessionCopies, sessionCopiesForViews, viewCopies, type SessionWithDays } from '../../domain/serving-copies.js'
 import { dayOf, sessionDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
 import type { FactStore } from '../ports/fact-store.port.js'
 import { StoreError } from '../ports/store-error.js'
@@ -34,12 +34,15 @@ export class ServingFactStore implements FactStore {
 
 export const keepServingCurrent = async (serving: ServingIndex, rows: readonly FactRow[], ingestionTime: Instant): Promise<void> => {
   const at = storedTime(ingestionTime)
-  const sessions = []
+  const sessions: SessionWithDays[] = []
+  const sessionDaysSeen = new Set<DayNumber>()
   const views: ViewLink[] = []
   for (const f of rows) {
     if (f.table === 'session_facts') {
       const { sessionId, factId, durationSeconds, viewerKind, eventTime, startedAt, lastActivityAt } = f.row
-      sessions.push({ sessionId, factId, durationSeconds, viewerKind, eventTime, ingestionTime: at, startedAt, lastActivityAt })
+      const days = sessionDays(startedAt, lastActivityAt)
+      for (const d of days) sessionDaysSeen.add(d)
+      sessions.push({ sessionId, factId, durationSeconds, viewerKind, eventTime, ingestionTime: at, days })
     } else if (f.table === 'property_object_view_facts') {
       const { propertyObjectViewId, factId, developerId, sessionId, isClosed, durationSeconds, eventTime } = f.row
       views.push({ propertyObjectViewId, factId, developerId, sessionId, isClosed, durationSeconds: durationSeconds ?? 0, eventTime, ingestionTime: at })
@@ -48,8 +51,8 @@ export const keepServingCurrent = async (serving: ServingIndex, rows: readonly F
   const viewRows: ServingViewRow[] = []
   const sessionRows: ServingSessionRow[] = []
   if (sessions.length > 0) {
-    const links = await serving.sessionDevelopers(distinct(sessions.flatMap((s) => sessionDays(s.startedAt, s.lastActivityAt))), distinct(sessions.map((s) => s.sessionId)))
-    sessionRows.push(...sessionCopies(sessions, links))
+    const links = await serving.sessionDevelopers([...sessionDaysSeen], distinct(sessions.map((s) => s.sessionId)))
+    if (links.length > 0) sessionRows.push(...sessionCopies(sessions, links))
   }
   if (views.length > 0) {
     // an open view without a SessionId has the empty one, which no session fact carries

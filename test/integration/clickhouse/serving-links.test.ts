@@ -35,8 +35,8 @@ const linkedDays = async (session: ClickHouseSession): Promise<void> => {
     await store.append([{ ...fact, row: { ...(fact.row as object), lastActivityAt: at(end) } } as typeof fact], at('2026-12-01T00:00:00Z'))
     const expected = sessionDays(at(start), at(end))
     const wide = Array.from({ length: expected.length + 6 }, (_, i) => (expected[0] ?? 0) - 3 + i).filter((d) => d >= 0)
-    // behind 2,500 other ids: the lookup goes out in chunks of inline ids that 18.16 accepts
-    const ids = [...Array.from({ length: 2500 }, () => id()), sessionId] as Guid[]
+    // behind 6,000 other ids: the lookup goes out in chunks whose SQL text 18.16 accepts
+    const ids = [...Array.from({ length: 6000 }, () => id()), sessionId] as Guid[]
     const found = (await index.sessionLinks(wide, ids)).map((l) => l.day).sort((a, b) => a - b)
     expect({ start, end, days: found }).toEqual({ start, end, days: expected })
   }
