@@ -137,7 +137,7 @@ export const loadStatements = (database: string, scale: number): { readonly what
 /** Every table the load or the ingest writes (raw facts, serving and link tables), merged after the load. */
 export const MERGED = [
   'property_object_view_facts', 'session_facts', 'funnel_daily', 'dim_developer',
-  'developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links',
+  'developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links', 'funnel_developer_daily',
 ]
 const META = 'bench_read_meta'
 
