@@ -74,13 +74,16 @@ export const latestSessions = (database: string, developerId: Guid, period: Peri
   const db = ident(database)
   const views = mergedViews(database, developerId, period, source)
   if (source === 'serving') {
+    // each session's latest fact, then only those of the developer's views (the set filters rows, it does not read them)
     return sql`
-      SELECT SessionId, tuple(DurationSeconds, ViewerKind) AS s
-      FROM ${db}.developer_session_facts
-      PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
-        AND SessionId IN (SELECT SessionId FROM (${views}))
-      ORDER BY SessionId, IngestionTime DESC, FactId DESC
-      LIMIT 1 BY SessionId`
+      SELECT SessionId, s
+      FROM (
+        SELECT SessionId, tuple(DurationSeconds, ViewerKind) AS s
+        FROM ${db}.developer_session_facts
+        PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
+        ORDER BY SessionId, IngestionTime DESC, FactId DESC
+        LIMIT 1 BY SessionId)
+      WHERE SessionId IN (SELECT SessionId FROM (${views}))`
   }
   return sql`
     SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
