@@ -2,15 +2,10 @@ import type { DataVersionReader, ReadSource } from '../../application/ports/data
 import { DIM_TABLE } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { ident, join, name, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
+import { ident, join, name, sql, uuidSet } from './sql-fragment.js'
 
-/** The developer-keyed tables each source is read from, with their developer column. */
-const DEVELOPER_KEYED: readonly { readonly source: ReadSource; readonly table: string; readonly key: string }[] = [
-  { source: 'views', table: 'developer_view_facts', key: 'KeyDeveloperId' },
-  { source: 'sessions', table: 'developer_session_facts', key: 'KeyDeveloperId' },
-  // written together with funnel_daily (both fed by funnel_events), so it moves whenever that does
-  { source: 'funnel', table: 'funnel_developer_daily', key: 'DeveloperId' },
-]
+/** The counts and the tables they count: re-creating any of them starts the counts again. */
+const DEVELOPER_WRITES_TABLES = ['developer_writes', 'developer_view_facts', 'developer_session_facts', 'funnel_events']
 
 const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
   // the developer-keyed serving tables views and sessions are read from (migration 0008)
@@ -46,27 +41,20 @@ export class ClickHouseDataVersions implements DataVersionReader {
   }
 
   /**
-   * The names of the active parts that hold a developer's rows, and how many rows: an insert of
-   * that developer's rows adds a part, a merge of one of its parts renames it, another
-   * developer's insert touches neither. The tables' creation time tells a re-created table (whose
-   * part names start again) from the old one. Reads only the developers' key ranges.
+   * How many rows each developer has had written into the serving tables of each source
+   * (developer_writes, migration 0009): an insert of that developer's rows raises it once they
+   * are visible; another developer's insert or a merge (which changes no answer) leaves it. The
+   * tables' creation time tells a re-created store (whose counts start again) from the old one.
    */
   async developerVersions(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>> {
-    const db = ident(this.session.database)
-    const ids = uuidSet(developerIds)
-    const perTable = DEVELOPER_KEYED.map(({ source, table, key }): SqlFragment => sql`
-      SELECT ${name(source)} AS source, toString(${ident(key)}) AS developer,
-             concat(arrayStringConcat(arraySort(groupUniqArray(_part)), ','), '#', toString(count())) AS v
-      FROM ${db}.${ident(table)}
-      WHERE ${ident(key)} IN ${ids}
-      GROUP BY ${ident(key)}`)
-    const [rows, created] = await Promise.all([
-      this.session.select<{ source: ReadSource; developer: Guid; v: string }>(join(perTable, ' UNION ALL '), { max_threads: 1 }),
-      this.session.select<{ t: string }>(sql`
-        SELECT toString(max(metadata_modification_time)) AS t FROM system.tables
-        WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_KEYED.map((d) => name(d.table)), ', ')})`),
-    ])
-    const epoch = created[0]?.t ?? ''
+    const rows = await this.session.select<{ source: ReadSource; developer: Guid; v: string }>(sql`
+      SELECT Source AS source, toString(KeyDeveloperId) AS developer,
+             concat(toString(sum(Rows)), '@', (
+               SELECT toString(max(metadata_modification_time)) FROM system.tables
+               WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_WRITES_TABLES.map(name), ', ')}))) AS v
+      FROM ${ident(this.session.database)}.developer_writes
+      WHERE KeyDeveloperId IN ${uuidSet(developerIds)}
+      GROUP BY KeyDeveloperId, Source`)
     // the server spells UUIDs in lower case; a caller may not
     const byServerSpelling = new Map<string, Map<ReadSource, string>>()
     const versions = new Map<Guid, Map<ReadSource, string>>()
@@ -75,7 +63,7 @@ export class ClickHouseDataVersions implements DataVersionReader {
       byServerSpelling.set(d.toLowerCase(), tokens)
       versions.set(d, tokens)
     }
-    for (const r of rows) byServerSpelling.get(r.developer.toLowerCase())?.set(r.source, `${r.v}@${epoch}`)
+    for (const r of rows) byServerSpelling.get(r.developer.toLowerCase())?.set(r.source, r.v)
     return versions
   }
 }
