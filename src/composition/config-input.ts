@@ -37,8 +37,9 @@ const POSITIVE_INTS: readonly (readonly [string, (c: IngestConfig) => unknown])[
   ['engine.parking.backoff.initialMs', (c) => c.engine.parking.backoff.initialMs],
   ['engine.parking.backoff.maxMs', (c) => c.engine.parking.backoff.maxMs],
   ['engine.parking.maxInMemory', (c) => c.engine.parking.maxInMemory],
+  ['engine.parking.gapMaxWaitMs', (c) => c.engine.parking.gapMaxWaitMs],
   ['http.readyMaxRetrySeconds', (c) => c.http.readyMaxRetrySeconds],
-  ['http.lagIntervalMs', (c) => c.http.lagIntervalMs],
+  ['lagIntervalMs', (c) => c.lagIntervalMs],
 ]
 
 /** Every invalid field, named by its path, in one ConfigError. */

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
-import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
+import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES, UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
 import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
 import { ConfigError } from './config-error.js'
@@ -25,7 +25,12 @@ export interface IngestConfig {
   /** DEV_STATS_VIEW_SOURCES: the ViewSource values classified as known (others: Unknown, raw value kept). */
   readonly viewSources: readonly string[]
   /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
-  readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number; readonly lagIntervalMs: number }
+  readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number }
+  /**
+   * DEV_STATS_LAG_INTERVAL_MS: how often every consumer's lag is read from the broker, for the lag
+   * gauge and for the dimension consumers' progress that parked records wait on (with or without HTTP).
+   */
+  readonly lagIntervalMs: number
   /**
    * DEV_STATS_READ_CACHE_ENTRIES: read answers kept while the store's data behind them is unchanged
    * (0 = no cache); DEV_STATS_READ_CACHE_MAX_STALE_SECONDS: how long an answer is served without
@@ -182,6 +187,7 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
           maxMs: int(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
         },
         maxInMemory: int(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
+        gapMaxWaitMs: int(env, 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', DEFAULT_GAP_MAX_WAIT_MS),
       },
     },
     topics: Object.fromEntries(
@@ -191,8 +197,8 @@ export const loadConfig = (env: Env = process.env): IngestConfig => {
       host: host(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
       port: port(env, 'DEV_STATS_HTTP_PORT', 9464),
       readyMaxRetrySeconds: int(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
-      lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
     },
+    lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
     readCache: {
       maxEntries: count(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
       maxStaleSeconds: staleness(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),

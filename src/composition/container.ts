@@ -82,9 +82,13 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
   c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock)))
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
-  // Fed by the lag monitor (ingest-ops): parked records wait for the dimension consumers run here.
+  // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
+  // the dimension consumers run here; without one they end after their attempts alone.
   c.bind(TOKENS.DimensionProgress).toDynamicValue(
-    (ctx) => new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name)),
+    (ctx) =>
+      new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name), {
+        fed: ctx.get<BrokerAdapters>(TOKENS.BrokerAdapters).lagReader !== undefined,
+      }),
   )
   c.bind(TOKENS.IngestService).toDynamicValue(
     (ctx) => new IngestService(ctx.get<EventHandler[]>(TOKENS.Handlers).map((h) => engineFor(ctx, h)), ctx.get(TOKENS.TopicCatalog)),

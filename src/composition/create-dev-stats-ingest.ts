@@ -104,7 +104,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     probe: store.probe,
     clock: container.get<Clock>(TOKENS.Clock),
     logger,
-    lagIntervalMs: config.http.lagIntervalMs,
+    lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
     lagObserver: container.get<DimensionProgressTracker>(TOKENS.DimensionProgress),
   })

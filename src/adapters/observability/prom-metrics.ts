@@ -22,6 +22,7 @@ export class PromMetrics implements IngestMetrics {
   private readonly parkedTotal: Counter<'consumer'>
   private readonly recovered: Counter<'consumer'>
   private readonly gaps: Counter<'consumer'>
+  private readonly unprovenGaps: Counter<'consumer'>
   private readonly mismatches: Counter<'consumer'>
 
   constructor(readonly registry: Registry = new Registry()) {
@@ -40,6 +41,7 @@ export class PromMetrics implements IngestMetrics {
     this.parkedTotal = counter('dev_stats_parked_total', 'Records parked for a late dimension', ['consumer'])
     this.recovered = counter('dev_stats_parking_recovered_total', 'Parked records enriched on a later attempt', ['consumer'])
     this.gaps = counter('dev_stats_dimension_gap_total', 'Records dead-lettered after the last parking attempt (alert)', ['consumer'])
+    this.unprovenGaps = counter('dev_stats_dimension_gap_unproven_total', "Dimension gaps dead-lettered after the maximum wait, the dimension consumers' progress unknown or behind", ['consumer'])
     this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
   }
 
@@ -80,6 +82,9 @@ export class PromMetrics implements IngestMetrics {
   }
   dimensionGap(consumer: string): void {
     this.gaps.inc({ consumer })
+  }
+  dimensionGapUnproven(consumer: string): void {
+    this.unprovenGaps.inc({ consumer })
   }
   contractVersionMismatch(consumer: string): void {
     this.mismatches.inc({ consumer })

@@ -11,8 +11,12 @@ import { partitionKey } from './offset-tracker.js'
 export interface DimensionProgress {
   /** Every dimension record produced before this instant is stored. Undefined while not known yet. */
   storedThrough(): Instant | undefined
-  /** False when nothing here watches those consumers: parking then ends after its attempts alone. */
-  readonly watched: boolean
+  /**
+   * True when a lag reader feeds this progress: a record whose attempts are spent waits for it to
+   * pass its window (at most the maximum wait), also before the first read has come back. False
+   * when nothing here watches those consumers: parking ends after its attempts alone.
+   */
+  readonly fed: boolean
 }
 
 /** The end offsets of a consumer's partitions as read from `at` on. */
@@ -34,11 +38,17 @@ export class DimensionProgressTracker implements DimensionProgress {
   private readonly through = new Map<string, Instant>()
   private readonly partitions = new Map<string, Set<string>>()
 
-  /** `consumers`: names of this process's consumers that write the looked-up dimension. */
-  constructor(private readonly consumers: readonly string[]) {}
+  readonly fed: boolean
 
-  get watched(): boolean {
-    return this.consumers.length > 0 && this.snapshots.size > 0
+  /**
+   * `consumers`: names of this process's consumers that write the looked-up dimension; `fed`:
+   * whether a lag reader reports their reads here (the composition knows, before any read).
+   */
+  constructor(
+    private readonly consumers: readonly string[],
+    options: { readonly fed: boolean },
+  ) {
+    this.fed = options.fed && consumers.length > 0
   }
 
   storedThrough(): Instant | undefined {

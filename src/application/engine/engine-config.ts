@@ -10,8 +10,10 @@ export interface EngineConfig {
   /**
    * Late dimension: parking attempts before the dead letter, the delay before each, and how many
    * parked copies that are not due yet may wait in memory (beyond it the retry topic is paused).
+   * `gapMaxWaitMs`: how long past its window a spent copy waits for the dimension consumers'
+   * progress (when a lag reader feeds it) before it is dead-lettered as an unproven gap.
    */
-  readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy; readonly maxInMemory?: number }
+  readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy; readonly maxInMemory?: number; readonly gapMaxWaitMs?: number }
   /** Sealed batches whose inserts may run at once (commits stay in order); 1 = one at a time. */
   readonly flushesInFlight?: number
 }
@@ -20,11 +22,14 @@ export const DEFAULT_FLUSHES_IN_FLIGHT = 3
 
 export const DEFAULT_PARKING_MAX_IN_MEMORY = 10_000
 
+/** An hour: a dimension consumer's catch-up after an outage, well past the lag reads' 15 s. */
+export const DEFAULT_GAP_MAX_WAIT_MS = 3_600_000
+
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   maxBatchRows: 1000,
   flushIntervalMs: 5000,
   sinkBackoff: { initialMs: 1000, maxMs: 60_000 },
-  parking: { maxAttempts: 8, backoff: { initialMs: 5000, maxMs: 300_000 }, maxInMemory: DEFAULT_PARKING_MAX_IN_MEMORY },
+  parking: { maxAttempts: 8, backoff: { initialMs: 5000, maxMs: 300_000 }, maxInMemory: DEFAULT_PARKING_MAX_IN_MEMORY, gapMaxWaitMs: DEFAULT_GAP_MAX_WAIT_MS },
 }
 
 export interface EngineTopics {

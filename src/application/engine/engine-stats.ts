@@ -12,6 +12,8 @@ export class EngineStats {
   parked = 0
   recovered = 0
   dimensionGaps = 0
+  /** Of those, dead-lettered after the maximum wait without the progress proving the gap. */
+  unprovenGaps = 0
   sinkRetries = 0
   flushes = 0
   /** Largest EventTime → IngestionTime lag of the last flush, in seconds. */

@@ -70,6 +70,16 @@ export class EngineTelemetry {
     )
   }
 
+  /** Before its dead letter: a gap the dimension consumers' progress never proved (reads failing, or behind for the whole wait). */
+  gapUnproven(r: BrokerRecord, propertyObjectId: Guid, maxWaitMs: number): void {
+    this.stats.unprovenGaps++
+    this.metrics.dimensionGapUnproven?.(this.consumer)
+    this.logger.warn(
+      { consumer: this.consumer, propertyObjectId, maxWaitMs, sourceEventId: r.headers['ce_id'], topic: r.topic, partition: r.partition, offset: r.offset },
+      "dimension-gap not proven: the dimension consumers' progress did not pass the record's window within the maximum wait (lag reads failing or far behind)",
+    )
+  }
+
   skipped(reason: string): void {
     this.stats.bump(this.stats.skipped, reason)
     this.metrics.skipped(this.consumer, reason)

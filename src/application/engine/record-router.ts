@@ -2,6 +2,7 @@ import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { Poison } from '../../domain/poison.js'
 import type { BrokerRecord } from '../ports/broker.port.js'
+import { DEFAULT_GAP_MAX_WAIT_MS } from './engine-config.js'
 import type { EngineDeps } from './engine-deps.js'
 import type { EngineTelemetry } from './engine-telemetry.js'
 import type { ParkingLot } from './parking-lot.js'
@@ -74,18 +75,20 @@ export class RecordRouter {
   private async enrich(batch: PendingBatch, waiting: readonly Waiting[], now: Instant): Promise<void> {
     const { dimensions, dimensionProgress: progress, config, topics } = this.deps
     // Read before the lookup: what it says was stored is visible to the lookup.
-    const watched = progress?.watched === true
-    const storedThrough = watched ? progress?.storedThrough() : undefined
+    const fed = progress?.fed === true
+    const storedThrough = fed ? progress?.storedThrough() : undefined
+    const maxWaitMs = config.parking.gapMaxWaitMs ?? DEFAULT_GAP_MAX_WAIT_MS
     const ids = [...new Set(waiting.map((w) => w.request.propertyObjectId))]
     const paths = await this.retry.run('dimension lookup', () => dimensions.latestPaths(ids))
     const parked: { propertyObjectId: Guid; attempt: number }[] = []
     for (const { record, attempt, request } of waiting) {
-      const evidence = watched ? { windowEnd: windowEndOf(record), storedThrough } : undefined
+      const evidence = fed ? { windowEnd: windowEndOf(record), storedThrough, maxWaitMs } : undefined
       const outcome = enrichOutcome(request, attempt, paths.get(request.propertyObjectId), config.parking, now, evidence)
       if (outcome.kind === 'rows') {
         if (outcome.recovered) this.telemetry.recovered()
         batch.settle(record, outcome.rows)
       } else if (outcome.kind === 'gap') {
+        if (outcome.unproven) this.telemetry.gapUnproven(record, request.propertyObjectId, maxWaitMs)
         this.deadLetter(batch, record, outcome.poison, now)
       } else {
         batch.settle(record, [], parkedRecord(record, outcome.attempt, outcome.dueAt, topics.retry, outcome.windowEnd))

@@ -46,14 +46,16 @@ export const NO_WARNINGS: readonly string[] = []
 /** What a looked-up dimension means for one record waiting on it. */
 export type EnrichOutcome =
   | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly recovered: boolean }
-  | { readonly kind: 'gap'; readonly poison: Poison }
+  /** `unproven`: the maximum wait ran out before the dimension consumers' progress passed the window. */
+  | { readonly kind: 'gap'; readonly poison: Poison; readonly unproven: boolean }
   /** `windowEnd`: set when the attempts are spent but the gap is not proven yet (kept on the copy). */
   | { readonly kind: 'park'; readonly attempt: number; readonly dueAt: Instant; readonly windowEnd?: Instant }
 
-/** When the record's parking window closed, and how far the dimension's consumers have stored (undefined: not watched). */
+/** When the record's parking window closed, how far the dimension's consumers have stored (undefined: not known yet), and how long past the window to wait for that. */
 export interface GapEvidence {
   readonly windowEnd: Instant
   readonly storedThrough: Instant | undefined
+  readonly maxWaitMs: number
 }
 
 /** Longest wait between two looks at a record whose attempts are spent, while its gap is not proven. */
@@ -71,11 +73,22 @@ export const enrichOutcome = (
   if (attempt + 1 < parking.maxAttempts) return { kind: 'park', attempt: attempt + 1, dueAt: now + backoffDelay(parking.backoff, attempt + 1) }
   // A gap is proven once every dimension produced before the window closed is stored. A record
   // never parked (maxAttempts 1) has no window to wait out.
-  if (attempt === 0 || !evidence || (evidence.storedThrough ?? -Infinity) >= evidence.windowEnd) {
-    return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1) }
-  }
-  return { kind: 'park', attempt, dueAt: now + Math.min(GAP_RECHECK_MAX_MS, backoffDelay(parking.backoff, attempt)), windowEnd: evidence.windowEnd }
+  if (attempt === 0 || !evidence) return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1), unproven: false }
+  const { windowEnd, storedThrough, maxWaitMs } = evidence
+  if (storedThrough !== undefined && storedThrough >= windowEnd) return { kind: 'gap', poison: gap(request.propertyObjectId, attempt + 1), unproven: false }
+  // Progress unknown (no read yet, reads failing, a partition missing from them) or behind: wait,
+  // but never past the maximum wait, so that a frozen progress cannot hold a record forever.
+  const deadline = windowEnd + maxWaitMs
+  if (now >= deadline) return { kind: 'gap', poison: unprovenGap(request.propertyObjectId, attempt + 1, maxWaitMs, storedThrough), unproven: true }
+  return { kind: 'park', attempt, dueAt: Math.min(deadline, now + Math.min(GAP_RECHECK_MAX_MS, backoffDelay(parking.backoff, attempt))), windowEnd }
 }
 
 const gap = (propertyObjectId: Guid, attempts: number): Poison =>
   poison('dimension-gap', `dim_property_object has no row for ${propertyObjectId} after ${attempts} attempts`)
+
+const unprovenGap = (propertyObjectId: Guid, attempts: number, maxWaitMs: number, storedThrough: Instant | undefined): Poison =>
+  poison(
+    'dimension-gap',
+    `dim_property_object has no row for ${propertyObjectId} after ${attempts} attempts and ${maxWaitMs} ms past the window; ` +
+      `the dimension consumers' progress did not pass the window (${storedThrough === undefined ? 'never known' : `known through ${new Date(storedThrough).toISOString()}`})`,
+  )

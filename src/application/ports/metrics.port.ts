@@ -14,5 +14,7 @@ export interface IngestMetrics {
   parked(consumer: string): void
   recoveredFromParking(consumer: string): void
   dimensionGap(consumer: string): void
+  /** A dimension gap dead-lettered after the maximum wait, its window never proven stored (optional for a host's own metrics). */
+  dimensionGapUnproven?(consumer: string): void
   contractVersionMismatch(consumer: string): void
 }

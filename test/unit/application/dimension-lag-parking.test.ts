@@ -21,7 +21,7 @@ afterEach(async () => h?.stopAll())
 /** The harness with the dimension consumer's progress read from the broker, as the composition wires it. */
 const harness = (): Harness => {
   h = new Harness([leads, dims])
-  const tracker = new DimensionProgressTracker([dims.name])
+  const tracker = new DimensionProgressTracker([dims.name], { fed: true })
   h.dimensionProgress = tracker
   monitor = new LagMonitor(new InMemoryLagReader(h.broker.log), [{ name: dims.name, groupId: dims.groupId, topics: [dims.topic] }], h.logger, 60_000, { clock: h.clock, observer: tracker })
   return h
