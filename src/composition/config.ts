@@ -1,12 +1,11 @@
-import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
 import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
-import { DEFAULT_VIEW_SOURCES, UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
+import { DEFAULT_VIEW_SOURCES } from '../domain/view-source.js'
 import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
 import { ConfigError } from './config-error.js'
-import { clickhouseSecrets, kafkaSecurity, redactUrl } from './security-config.js'
+import { clickhouseSecrets, kafkaSecurity } from './security-config.js'
+import { settingProblems } from './setting-rules.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {
@@ -46,29 +45,17 @@ export { ConfigError }
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
-  const value = env[name] ?? fallback
-  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join('|')}, got "${value}"`)
-  return value as T
-}
+// The environment's strings become typed values here; what a value must be is checked by
+// setting-rules.ts, the same rules a host's config passes (config-input.ts).
 
-const PositiveInt = t.refinement(t.Int, (n) => n > 0, 'PositiveInt')
-const IntFromString = new t.Type<number, string, unknown>(
-  'IntFromString',
-  PositiveInt.is,
-  (u, c) => {
-    const n = typeof u === 'string' && /^\d+$/.test(u.trim()) ? Number(u) : Number.NaN
-    return PositiveInt.is(n) ? t.success(n) : t.failure(u, c, 'expected a positive integer')
-  },
-  String,
-)
+const text = (env: Env, name: string, fallback: string): string => env[name] || fallback
 
-const int = (env: Env, name: string, fallback: number): number => {
+/** A whole number; blank: the default. */
+const whole = (env: Env, name: string, fallback: number): number => {
   const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const decoded = IntFromString.decode(raw)
-  if (E.isLeft(decoded)) throw new ConfigError(name, `must be a positive integer, got "${raw}"`)
-  return decoded.right
+  if (raw === undefined || raw.trim() === '') return fallback
+  if (!/^\d{1,15}$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`)
+  return Number(raw)
 }
 
 const bool = (env: Env, name: string, fallback: boolean): boolean => {
@@ -79,129 +66,64 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
   throw new ConfigError(name, `must be true or false, got "${env[name]}"`)
 }
 
-/** A comma list of host:port pairs, e.g. `kafka-1:9092,kafka-2:9092`. */
-const hostPorts = (env: Env, name: string, fallback: string): string[] => {
-  const raw = env[name] || fallback
-  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
-  const bad = list.filter((s) => !/^[A-Za-z0-9.\-_\[\]:]+:\d{1,5}$/.test(s) || Number(s.split(':').at(-1)) > 65535)
-  if (list.length === 0 || bad.length > 0) throw new ConfigError(name, `must be a comma list of host:port, got "${raw}"`)
-  return list
-}
-
-const clientId = (env: Env, name: string, fallback: string): string => {
-  const raw = env[name] || fallback
-  if (!/^[A-Za-z0-9._-]{1,249}$/.test(raw)) throw new ConfigError(name, `must be 1-249 characters of [A-Za-z0-9._-], got "${raw}"`)
-  return raw
-}
-
-const httpUrl = (env: Env, name: string, fallback: string): string => {
-  const raw = env[name] || fallback
-  const url = URL.canParse(raw) ? new URL(raw) : undefined
-  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ConfigError(name, `must be an http(s) URL, got "${redactUrl(raw)}"`)
-  if (url.username || url.password) throw new ConfigError(name, 'must not carry credentials: use DEV_STATS_CLICKHOUSE_USER and DEV_STATS_CLICKHOUSE_PASSWORD(_FILE)')
-  return raw
-}
-
-/** A database name: it is part of SQL text, so only a plain identifier is accepted. */
-const identifier = (env: Env, name: string, fallback: string): string => {
-  const raw = env[name] || fallback
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(raw)) throw new ConfigError(name, `must be an identifier [A-Za-z_][A-Za-z0-9_]*, got "${raw}"`)
-  return raw
-}
-
-/** A count where 0 means none (off). */
-const count = (env: Env, name: string, fallback: number): number => {
+/** A comma list (`kafka-1:9092,kafka-2:9092`, `Catalog,Search`); blank: the default. */
+const list = (env: Env, name: string, fallback: readonly string[]): readonly string[] => {
   const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(n)) throw new ConfigError(name, `must be a whole number, 0 for none, got "${raw}"`)
-  return n
-}
-
-/** Seconds a read answer may be old: 0 (never) to 300, the funnel's freshness SLA. */
-const staleness = (env: Env, name: string, fallback: number): number => {
-  const n = count(env, name, fallback)
-  if (n > 300) throw new ConfigError(name, `must be 0-300 seconds, got "${env[name]}"`)
-  return n
-}
-
-/** A TCP port; 0 turns the listener off. */
-const port = (env: Env, name: string, fallback: number): number => {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = /^\d{1,5}$/.test(raw.trim()) ? Number(raw) : Number.NaN
-  if (!(n >= 0 && n <= 65535)) throw new ConfigError(name, `must be a port 1-65535 or 0 (off), got "${raw}"`)
-  return n
-}
-
-const host = (env: Env, name: string, fallback: string): string => {
-  const raw = env[name] || fallback
-  if (!/^[A-Za-z0-9.\-:]{1,253}$/.test(raw)) throw new ConfigError(name, `must be a host name or IP address, got "${raw}"`)
-  return raw
-}
-
-/** A comma list of names such as `Catalog,Search`; `Unknown` is the classification of the others, never a known value. */
-const viewSources = (env: Env, name: string, fallback: readonly string[]): readonly string[] => {
-  const raw = env[name]
-  if (raw === undefined || raw.trim() === '') return fallback
-  const list = raw.split(',').map((s) => s.trim())
-  const bad = list.filter((s) => !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(s) || s === UNKNOWN_VIEW_SOURCE)
-  if (bad.length > 0) throw new ConfigError(name, `must be a comma list of names [A-Za-z][A-Za-z0-9_-]* other than ${UNKNOWN_VIEW_SOURCE}, got "${raw}"`)
-  return [...new Set(list)]
+  return raw === undefined || raw.trim() === '' ? fallback : [...new Set(raw.split(',').map((s) => s.trim()))]
 }
 
 export const loadConfig = (env: Env = process.env): IngestConfig => {
-  const initial = int(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000)
-  const max = int(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000)
-  if (max < initial) throw new ConfigError('DEV_STATS_SINK_BACKOFF_MAX_MS', 'must not be below DEV_STATS_SINK_BACKOFF_INITIAL_MS')
-  return {
-    broker: oneOf(env, 'DEV_STATS_BROKER', ['memory', 'kafkajs', 'confluent'], 'memory'),
+  const config: IngestConfig = {
+    broker: text(env, 'DEV_STATS_BROKER', 'memory') as IngestConfig['broker'],
     kafka: {
-      brokers: hostPorts(env, 'DEV_STATS_KAFKA_BROKERS', '127.0.0.1:19092'),
-      clientId: clientId(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
+      brokers: list(env, 'DEV_STATS_KAFKA_BROKERS', ['127.0.0.1:19092']),
+      clientId: text(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
       security: kafkaSecurity(env),
     },
-    store: oneOf(env, 'DEV_STATS_STORE', ['memory', 'clickhouse', 'embedded'], 'memory'),
+    store: text(env, 'DEV_STATS_STORE', 'memory') as IngestConfig['store'],
     clickhouse: {
-      url: httpUrl(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
+      url: text(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
       user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
       ...clickhouseSecrets(env),
-      database: identifier(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
+      database: text(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
       // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
-      ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: identifier(env, 'DEV_STATS_CLICKHOUSE_CLUSTER', '') } : {}),
+      ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: env.DEV_STATS_CLICKHOUSE_CLUSTER } : {}),
     },
     embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
     // the feature flag dev-stats.funnel.enabled, off by default
     funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
-    viewSources: viewSources(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
-    logLevel: oneOf(env, 'DEV_STATS_LOG_LEVEL', ['trace', 'debug', 'info', 'warn', 'error', 'silent'], 'info'),
+    viewSources: list(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
+    logLevel: text(env, 'DEV_STATS_LOG_LEVEL', 'info'),
     engine: {
-      maxBatchRows: int(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
-      flushIntervalMs: int(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
-      flushesInFlight: int(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
-      sinkBackoff: { initialMs: initial, maxMs: max },
+      maxBatchRows: whole(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
+      flushIntervalMs: whole(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
+      flushesInFlight: whole(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
+      sinkBackoff: { initialMs: whole(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000), maxMs: whole(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000) },
       parking: {
-        maxAttempts: int(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
+        maxAttempts: whole(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
         backoff: {
-          initialMs: int(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
-          maxMs: int(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
+          initialMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
+          maxMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
         },
-        maxInMemory: int(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
-        gapMaxWaitMs: int(env, 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', DEFAULT_GAP_MAX_WAIT_MS),
+        maxInMemory: whole(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
+        gapMaxWaitMs: whole(env, 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', DEFAULT_GAP_MAX_WAIT_MS),
       },
     },
     topics: Object.fromEntries(
       CONSUMERS.map(({ key: k }) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
     ),
     http: {
-      host: host(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
-      port: port(env, 'DEV_STATS_HTTP_PORT', 9464),
-      readyMaxRetrySeconds: int(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
+      host: text(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
+      port: whole(env, 'DEV_STATS_HTTP_PORT', 9464),
+      readyMaxRetrySeconds: whole(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
     },
-    lagIntervalMs: int(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
+    lagIntervalMs: whole(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
     readCache: {
-      maxEntries: count(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
-      maxStaleSeconds: staleness(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
+      maxEntries: whole(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
+      maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
     },
   }
+  const [first, ...more] = settingProblems(config)
+  if (first) throw new ConfigError(first.rule.env, [first.problem, ...more.map((p) => `${p.rule.env} ${p.problem}`)].join('; '))
+  return config
 }

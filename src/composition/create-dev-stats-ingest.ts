@@ -22,6 +22,7 @@ import { createContainer } from './container.js'
 import { ingestOps } from './ingest-ops.js'
 import type { PortOverrides } from './port-overrides.js'
 import { explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
+import { redactUrl } from './security-config.js'
 import { StartupError } from './startup-error.js'
 import type { StoreAdapters } from './store.factory.js'
 import { TOKENS } from './tokens.js'
@@ -78,7 +79,7 @@ const where = (config: IngestConfig): string =>
   config.broker === 'memory' ? 'the in-memory broker' : `Kafka at ${config.kafka.brokers.join(',')} (client ${config.broker})`
 
 const storeAt = (config: IngestConfig): string =>
-  config.store === 'clickhouse' ? `ClickHouse at ${config.clickhouse.url}` : `the ${config.store} store`
+  config.store === 'clickhouse' ? `ClickHouse at ${redactUrl(config.clickhouse.url)}` : `the ${config.store} store`
 
 /**
  * The library's one entry: composes the ingest from a configuration and the host's logger,

@@ -1,0 +1,92 @@
+import { UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
+import type { IngestConfig } from './config.js'
+import { redactUrl } from './security-config.js'
+
+/**
+ * One rule per setting, checked on the typed value: the environment path converts its strings
+ * and then applies these, a host's `createDevStatsIngest({ config })` applies the same ones to
+ * what it passed. A problem says what is wanted and shows the value, never a secret.
+ */
+export interface SettingRule {
+  /** Where a host sets it: `config.<path>`. */
+  readonly path: string
+  /** The environment variable. */
+  readonly env: string
+  readonly problem: (c: IngestConfig) => string | undefined
+}
+
+const shown = (v: unknown): string => JSON.stringify(v) ?? String(v)
+
+const rule = <T>(path: string, env: string, get: (c: IngestConfig) => T, check: (v: T) => string | undefined): SettingRule => ({
+  path,
+  env,
+  problem: (c) => check(get(c)),
+})
+
+const oneOf = (allowed: readonly string[]) => (v: unknown) => (allowed.includes(v as string) ? undefined : `must be one of ${allowed.join('|')}, got ${shown(v)}`)
+
+const positive = (v: unknown) => (Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer, got ${shown(v)}`)
+
+const wholeUpTo = (max: number, what: string) => (v: unknown) =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max ? undefined : `must be ${what}, got ${shown(v)}`
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
+const identifier = (v: unknown) => (typeof v === 'string' && IDENTIFIER.test(v) ? undefined : `must be an identifier [A-Za-z_][A-Za-z0-9_]*, got ${shown(v)}`)
+
+const HOST_PORT = /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/
+const hostPorts = (v: unknown) =>
+  Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && HOST_PORT.test(s) && Number(s.split(':').at(-1)) <= 65535)
+    ? undefined
+    : `must list host:port pairs (at least one), got ${shown(v)}`
+
+/** A ClickHouse URL: http(s), and the user and password are settings of their own (never in a URL that logs and errors print). */
+const clickhouseUrl = (v: unknown) => {
+  const url = typeof v === 'string' && URL.canParse(v) ? new URL(v) : undefined
+  if (!url || !['http:', 'https:'].includes(url.protocol)) return `must be an http(s) URL, got ${shown(typeof v === 'string' ? redactUrl(v) : v)}`
+  if (url.username || url.password) return 'must not carry credentials: set the user and password apart (clickhouse.user and clickhouse.password, DEV_STATS_CLICKHOUSE_USER and DEV_STATS_CLICKHOUSE_PASSWORD(_FILE))'
+  return undefined
+}
+
+const VIEW_SOURCE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
+const viewSources = (v: unknown) =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && VIEW_SOURCE.test(s) && s !== UNKNOWN_VIEW_SOURCE)
+    ? undefined
+    : `must list names [A-Za-z][A-Za-z0-9_-]* other than ${UNKNOWN_VIEW_SOURCE}, got ${shown(v)}`
+
+export const SETTING_RULES: readonly SettingRule[] = [
+  rule('broker', 'DEV_STATS_BROKER', (c) => c.broker, oneOf(['memory', 'kafkajs', 'confluent'])),
+  rule('store', 'DEV_STATS_STORE', (c) => c.store, oneOf(['memory', 'clickhouse', 'embedded'])),
+  rule('logLevel', 'DEV_STATS_LOG_LEVEL', (c) => c.logLevel, oneOf(['trace', 'debug', 'info', 'warn', 'error', 'silent'])),
+  rule('kafka.brokers', 'DEV_STATS_KAFKA_BROKERS', (c) => c.kafka.brokers, hostPorts),
+  rule('kafka.clientId', 'DEV_STATS_KAFKA_CLIENT_ID', (c) => c.kafka.clientId, (v) =>
+    typeof v === 'string' && /^[A-Za-z0-9._-]{1,249}$/.test(v) ? undefined : `must be 1-249 characters of [A-Za-z0-9._-], got ${shown(v)}`),
+  rule('clickhouse.url', 'DEV_STATS_CLICKHOUSE_URL', (c) => c.clickhouse.url, clickhouseUrl),
+  rule('clickhouse.database', 'DEV_STATS_CLICKHOUSE_DATABASE', (c) => c.clickhouse.database, identifier),
+  rule('clickhouse.cluster', 'DEV_STATS_CLICKHOUSE_CLUSTER', (c) => c.clickhouse.cluster, (v) => (v === undefined ? undefined : identifier(v))),
+  rule('viewSources', 'DEV_STATS_VIEW_SOURCES', (c) => c.viewSources, viewSources),
+  rule('engine.maxBatchRows', 'DEV_STATS_BATCH_MAX_ROWS', (c) => c.engine.maxBatchRows, positive),
+  rule('engine.flushIntervalMs', 'DEV_STATS_FLUSH_INTERVAL_MS', (c) => c.engine.flushIntervalMs, positive),
+  rule('engine.flushesInFlight', 'DEV_STATS_FLUSHES_IN_FLIGHT', (c) => c.engine.flushesInFlight, positive),
+  rule('engine.sinkBackoff.initialMs', 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', (c) => c.engine.sinkBackoff.initialMs, positive),
+  rule('engine.sinkBackoff.maxMs', 'DEV_STATS_SINK_BACKOFF_MAX_MS', (c) => c.engine.sinkBackoff, (b) =>
+    positive(b.maxMs) ?? (b.maxMs >= b.initialMs ? undefined : `must not be below the initial backoff (${b.initialMs}), got ${b.maxMs}`)),
+  rule('engine.parking.maxAttempts', 'DEV_STATS_PARKING_MAX_ATTEMPTS', (c) => c.engine.parking.maxAttempts, positive),
+  rule('engine.parking.backoff.initialMs', 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', (c) => c.engine.parking.backoff.initialMs, positive),
+  rule('engine.parking.backoff.maxMs', 'DEV_STATS_PARKING_BACKOFF_MAX_MS', (c) => c.engine.parking.backoff.maxMs, positive),
+  rule('engine.parking.maxInMemory', 'DEV_STATS_PARKING_MAX_IN_MEMORY', (c) => c.engine.parking.maxInMemory, positive),
+  rule('engine.parking.gapMaxWaitMs', 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', (c) => c.engine.parking.gapMaxWaitMs, positive),
+  rule('http.host', 'DEV_STATS_HTTP_HOST', (c) => c.http.host, (v) =>
+    typeof v === 'string' && /^[A-Za-z0-9.\-:]{1,253}$/.test(v) ? undefined : `must be a host name or IP address, got ${shown(v)}`),
+  rule('http.port', 'DEV_STATS_HTTP_PORT', (c) => c.http.port, wholeUpTo(65535, 'a port 1-65535 or 0 (off)')),
+  rule('http.readyMaxRetrySeconds', 'DEV_STATS_READY_MAX_RETRY_SECONDS', (c) => c.http.readyMaxRetrySeconds, positive),
+  rule('lagIntervalMs', 'DEV_STATS_LAG_INTERVAL_MS', (c) => c.lagIntervalMs, positive),
+  rule('readCache.maxEntries', 'DEV_STATS_READ_CACHE_ENTRIES', (c) => c.readCache.maxEntries, wholeUpTo(Number.MAX_SAFE_INTEGER, 'a whole number, 0 for none')),
+  rule('readCache.maxStaleSeconds', 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', (c) => c.readCache.maxStaleSeconds, wholeUpTo(300, '0-300 seconds')),
+]
+
+/** Every broken rule of `config`, each with its problem. */
+export const settingProblems = (config: IngestConfig): { readonly rule: SettingRule; readonly problem: string }[] =>
+  SETTING_RULES.flatMap((r) => {
+    const problem = r.problem(config)
+    return problem === undefined ? [] : [{ rule: r, problem }]
+  })
