@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util'
 import type { DeadLetterFilter } from '../../application/dlq/dead-letter.js'
+import { UsageError, zonedInstant } from '../cli-runner.js'
+
+export { UsageError }
 
 export type DlqCommand =
   | { readonly name: 'help' }
   | { readonly name: 'summary'; readonly topic?: string }
   | { readonly name: 'show'; readonly topic: string; readonly filter: DeadLetterFilter; readonly limit: number }
   | { readonly name: 'replay'; readonly topic?: string; readonly filter: DeadLetterFilter; readonly dryRun: boolean; readonly maxPerSecond?: number }
-
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-}
 
 const OPTIONS = {
   topic: { type: 'string' },
@@ -22,12 +21,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-const instant = (name: string, raw: string | undefined): number | undefined => {
-  if (raw === undefined) return undefined
-  const t = Date.parse(raw)
-  if (Number.isNaN(t)) throw new UsageError(`--${name} must be an ISO-8601 date-time such as 2026-11-30T00:00:00Z, got "${raw}"`)
-  return t
-}
+const instant = (name: string, raw: string | undefined): number | undefined => (raw === undefined ? undefined : zonedInstant(name, raw))
 
 const positive = (name: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined

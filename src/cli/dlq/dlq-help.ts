@@ -15,7 +15,7 @@ Commands
   replay [--topic T] [--reason R] [--since ISO] [--until ISO] [--dry-run] [--rate N]
       Re-publishes the matching dead letters to their source topic with their original key,
       value and headers (the dlq-* headers removed). Without --topic: every source topic.
-      --since/--until filter on dlq-failed-at (since inclusive, until exclusive), e.g.
+      --since/--until filter on dlq-failed-at (since inclusive, until exclusive), with the zone, e.g.
       --since 2026-11-30T00:00:00Z. --dry-run only counts what would be replayed. --rate N
       publishes at most N records per second (spares the consumers a flood).
   help

@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto'
 import { replayDeadLetters } from '../../application/dlq/replay-dead-letters.js'
 import { showDeadLetters } from '../../application/dlq/show-dead-letters.js'
 import { summarizeDeadLetters } from '../../application/dlq/summarize-dead-letters.js'
-import { ConfigError, loadConfig, type IngestConfig } from '../../composition/config.js'
 import { dlqToolFor, type DlqTool } from '../../composition/dlq-tool.js'
-import { explainKafkaFailure } from '../../composition/startup-errors.js'
+import { runTool } from '../cli-runner.js'
 import { DLQ_HELP } from './dlq-help.js'
-import { parseDlqArgs, UsageError, type DlqCommand } from './dlq-args.js'
+import { parseDlqArgs, type DlqCommand } from './dlq-args.js'
 import { deadLetterText, summaryText } from './dlq-print.js'
 import { progressOn } from './progress.js'
 
@@ -38,33 +37,19 @@ const run = async (command: Exclude<DlqCommand, { name: 'help' }>, tool: DlqTool
   }
 }
 
-const main = async (): Promise<number> => {
-  let command: DlqCommand
-  let tool: DlqTool
-  let config: IngestConfig
-  try {
-    command = parseDlqArgs(process.argv.slice(2))
-    if (command.name === 'help') return say(DLQ_HELP), 0
-    const env = { DEV_STATS_BROKER: 'kafkajs', DEV_STATS_LOG_LEVEL: 'error', ...process.env }
-    config = loadConfig(env)
-    if (config.broker === 'memory') throw new ConfigError('DEV_STATS_BROKER', 'must be kafkajs or confluent for the dead-letter tool')
-    tool = dlqToolFor(config)
-  } catch (e) {
-    // wrong usage, an invalid setting or the optional librdkafka client missing (its message says how to install it)
-    if (!(e instanceof UsageError || e instanceof ConfigError || (e as Error).name === 'ConfluentClientMissing')) throw e
-    process.stderr.write(`${(e as Error).message}\n(npm run dlq -- help)\n`)
-    return 2
-  }
-  try {
-    await tool.check()
-    await run(command, tool)
-    return 0
-  } catch (e) {
-    process.stderr.write(`\ndlq ${command.name} failed: ${explainKafkaFailure(e, config)}\n`)
-    return 1
-  } finally {
-    await tool.close().catch(() => undefined)
-  }
-}
-
-process.exit(await main())
+process.exit(
+  await runTool(
+    {
+      name: 'dlq',
+      helpHint: 'npm run dlq -- help',
+      help: DLQ_HELP,
+      parse: (argv) => {
+        const command = parseDlqArgs(argv)
+        return command.name === 'help' ? 'help' : command
+      },
+      open: dlqToolFor,
+      run: async (command, tool) => (await run(command, tool), 0),
+    },
+    process.argv.slice(2),
+  ),
+)

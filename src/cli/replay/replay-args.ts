@@ -1,4 +1,7 @@
 import { parseArgs } from 'node:util'
+import { UsageError, zonedInstant } from '../cli-runner.js'
+
+export { UsageError }
 
 export type ReplayCommand =
   | { readonly name: 'help' }
@@ -11,10 +14,6 @@ export type ReplayCommand =
     readonly dryRun: boolean
   }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-}
-
 const OPTIONS = {
   consumer: { type: 'string' },
   from: { type: 'string' },
@@ -22,17 +21,6 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
-
-// A time without its zone would be read in the local zone of whoever runs the tool.
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
-const instant = (raw: string): number => {
-  const t = Date.parse(raw)
-  if (!ISO_WITH_ZONE.test(raw) || Number.isNaN(t)) {
-    throw new UsageError(`--from must be an ISO-8601 date-time with its zone, such as 2026-11-01T00:00:00Z, got "${raw}"`)
-  }
-  return t
-}
 
 /** `keys`: the consumer registry's keys, to name the valid ones in the error. */
 export const parseReplayArgs = (argv: readonly string[], keys: readonly string[]): ReplayCommand => {
@@ -53,7 +41,7 @@ export const parseReplayArgs = (argv: readonly string[], keys: readonly string[]
   return {
     name: 'replay',
     consumers: wanted.includes('all') ? 'all' : [...new Set(wanted)],
-    from: instant(values.from),
+    from: zonedInstant('from', values.from),
     toLatest: values['to-latest'] === true,
     dryRun: values['dry-run'] === true,
   }

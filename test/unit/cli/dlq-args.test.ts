@@ -20,6 +20,9 @@ describe('npm run dlq -- arguments', () => {
     [['show'], /needs --topic/],
     [['show', '--topic', 'T', '--limit', '0'], /--limit/],
     [['replay', '--since', 'yesterday'], /ISO-8601/],
+    // read in the zone of whoever runs it, before issue 39: a time must carry its zone, as replay's --from does
+    [['replay', '--since', '2026-11-30T00:00'], /with its zone/],
+    [['replay', '--until', '2026-11-30T00:00:00'], /--until must be an ISO-8601 date-time with its zone/],
     [['summary', '--reason', 'x'], /does not take --reason/],
     [['replay', '--bogus'], /bogus/],
     [['replay', '--rate', '-3'], /--rate/],
