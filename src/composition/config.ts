@@ -1,42 +1,12 @@
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
-import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
-import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineConfig } from '../application/engine/engine-config.js'
+import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES } from '../domain/view-source.js'
-import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
 import { ConfigError } from './config-error.js'
+import type { IngestConfig } from './ingest-config.js'
 import { clickhouseSecrets, kafkaSecurity } from './security-config.js'
 import { settingProblems } from './setting-rules.js'
 
-/** Environment settings; every value is validated and an invalid one names itself at start-up. */
-export interface IngestConfig {
-  readonly broker: 'memory' | 'kafkajs' | 'confluent'
-  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string; readonly security: KafkaSecurity }
-  readonly store: 'memory' | 'clickhouse' | 'embedded'
-  /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP(S); `ca` is the PEM text of DEV_STATS_CLICKHOUSE_CA_FILE. */
-  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string; readonly ca?: string }
-  /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
-  readonly embedded: { readonly path: string }
-  readonly funnelEnabled: boolean
-  readonly logLevel: string
-  readonly engine: EngineConfig
-  /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */
-  readonly topics: ConsumerOverrides
-  /** DEV_STATS_VIEW_SOURCES: the ViewSource values classified as known (others: Unknown, raw value kept). */
-  readonly viewSources: readonly string[]
-  /** `npm start`'s /metrics and /health endpoints; port 0 = no HTTP server. */
-  readonly http: { readonly host: string; readonly port: number; readonly readyMaxRetrySeconds: number }
-  /**
-   * DEV_STATS_LAG_INTERVAL_MS: how often every consumer's lag is read from the broker, for the lag
-   * gauge and for the dimension consumers' progress that parked records wait on (with or without HTTP).
-   */
-  readonly lagIntervalMs: number
-  /**
-   * DEV_STATS_READ_CACHE_ENTRIES: read answers kept while the store's data behind them is unchanged
-   * (0 = no cache); DEV_STATS_READ_CACHE_MAX_STALE_SECONDS: how long an answer is served without
-   * asking the store again (0 = every read asks, never stale).
-   */
-  readonly readCache: { readonly maxEntries: number; readonly maxStaleSeconds: number }
-}
+export type { IngestConfig }
 
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
 export type ConsumerKey = string

@@ -1,5 +1,5 @@
 import { UNKNOWN_VIEW_SOURCE } from '../domain/view-source.js'
-import type { IngestConfig } from './config.js'
+import type { IngestConfig } from './ingest-config.js'
 import { redactUrl } from './security-config.js'
 
 /**
