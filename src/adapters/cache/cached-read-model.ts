@@ -1,12 +1,21 @@
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../../application/ports/clock.port.js'
 import type { DataVersionReader, ReadSource } from '../../application/ports/data-version.port.js'
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { freshBatchedReads } from './fresh-batched-reads.js'
 import { freshReads } from './fresh-reads.js'
+
+/** The question a funnel read asks: every declared filter level in it, an absent one as null. */
+export const funnelCountsKey = (developerId: Guid, range: DateRange, filter: HierarchyFilter, fields: readonly string[] = HIERARCHY_FILTER_FIELDS): unknown[] => [
+  'funnelCounts',
+  developerId,
+  range.fromDate,
+  range.toDate,
+  ...fields.map((f) => (filter as Readonly<Record<string, Guid | undefined>>)[f] ?? null),
+]
 
 export interface ReadCacheOptions {
   /** Answers kept, least recently used dropped first. */
@@ -66,9 +75,7 @@ export class CachedReadModel implements ReadModel {
   }
 
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
-    const { projectId, buildingId, layoutGroupId, layoutId, propertyObjectId } = filter
-    const key = ['funnelCounts', developerId, range.fromDate, range.toDate, projectId, buildingId, layoutGroupId, layoutId, propertyObjectId]
-    return this.cached(['funnel'], key, () => this.inner.funnelCounts(developerId, range, filter), developerId)
+    return this.cached(['funnel'], funnelCountsKey(developerId, range, filter), () => this.inner.funnelCounts(developerId, range, filter), developerId)
   }
 
   private async cached<T extends object>(sources: readonly ReadSource[], question: readonly unknown[], read: () => Promise<T>, developerId?: Guid): Promise<T> {

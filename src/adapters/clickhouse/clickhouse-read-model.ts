@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
@@ -7,7 +7,7 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
 
-const FILTER_COLUMNS: Readonly<Record<keyof HierarchyFilter, string>> = {
+const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
   projectId: 'ProjectId',
   buildingId: 'BuildingId',
   layoutGroupId: 'LayoutGroupId',
@@ -84,7 +84,7 @@ export class ClickHouseReadModel implements ReadModel {
       sql`EventDate >= ${date(range.fromDate)}`,
       sql`EventDate <= ${date(range.toDate)}`,
     ]
-    for (const key of Object.keys(FILTER_COLUMNS) as (keyof HierarchyFilter)[]) {
+    for (const key of HIERARCHY_FILTER_FIELDS) {
       const value = filter[key]
       if (value !== undefined) conditions.push(sql`${ident(FILTER_COLUMNS[key])} = ${uuid(value)}`)
     }

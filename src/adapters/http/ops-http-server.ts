@@ -2,6 +2,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import type { Readiness } from '../../application/ops/readiness.js'
 import type { Logger } from '../../application/ports/logger.port.js'
+import { problem, sendProblem } from './read-api/problem.js'
 import { readApiPlugin, type ReadApiOptions } from './read-api/read-api.plugin.js'
 
 export interface OpsEndpoints {
@@ -29,13 +30,14 @@ export const startOpsHttpServer = async (o: { host: string; port: number; endpoi
   const app = Fastify({ logger: false, forceCloseConnections: true })
   const paths = o.readApi ? [...OPS_PATHS, ...READ_PATHS] : OPS_PATHS
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return json(reply, 405, { error: 'GET only' })
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendProblem(reply.header('allow', 'GET, HEAD'), problem('method-not-allowed', 'every endpoint here is read-only: GET or HEAD'))
   })
   // Every failure but a rejected query (a 400 the client caused) reaches the log.
   app.addHook('onError', async (request, _reply, error) => {
     if (!(error as { validation?: unknown }).validation) o.logger.error({ path: request.url, err: String(error) }, 'HTTP endpoint failed')
   })
-  app.setErrorHandler(async (error, _request, reply) => json(reply, 500, { error: String(error) }))
+  // the failure's text stays in the log: it may name hosts, tables or inputs
+  app.setErrorHandler(async (_error, _request, reply) => sendProblem(reply, problem('internal-error', 'the request failed; the service log has the details')))
   app.setNotFoundHandler(async (_request, reply) => json(reply, 404, { error: 'not found', paths }))
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await o.endpoints.metrics()

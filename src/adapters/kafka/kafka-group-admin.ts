@@ -1,4 +1,4 @@
-import type { ConsumerGroupAdmin, GroupMember, PartitionOffset } from '../../application/ports/consumer-group-admin.port.js'
+import { OffsetsNotApplied, type ConsumerGroupAdmin, type GroupMember, type PartitionOffset } from '../../application/ports/consumer-group-admin.port.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from './kafka-admin-offsets.js'
@@ -36,5 +36,9 @@ export const kafkaGroupAdmin = (createAdmin: () => GroupAdminClient, commit: Gro
     } catch (e) {
       throw brokerError(`set offsets of ${groupId} on ${topic}`, e)
     }
+    // the broker refuses a group with members; librdkafka's client does not say so
+    const now = await committedOffsetsVia(createAdmin(), groupId, topic)
+    const missed = offsets.filter((p) => now.get(p.partition) !== p.offset).map((p) => p.partition)
+    if (missed.length > 0) throw new OffsetsNotApplied(groupId, topic, missed)
   },
 })

@@ -1,5 +1,4 @@
-import type { ConsumerGroupAdmin, GroupMember } from '../../application/ports/consumer-group-admin.port.js'
-import { PortError } from '../../application/ports/retriable.js'
+import { OffsetsNotApplied, type ConsumerGroupAdmin, type GroupMember } from '../../application/ports/consumer-group-admin.port.js'
 import type { InMemoryLog } from './in-memory-log.js'
 
 /** The group admin of the in-memory broker; like Kafka, it refuses to move a group that has members. */
@@ -22,7 +21,7 @@ export const inMemoryGroupAdmin = (log: InMemoryLog): ConsumerGroupAdmin => {
         return [partition, String(first?.offset ?? size)]
       })),
     setOffsets: async (groupId, topic, offsets) => {
-      if (members(groupId).length > 0) throw new PortError(`group ${groupId} has active members: its offsets cannot be set`, false)
+      if (members(groupId).length > 0) throw new OffsetsNotApplied(groupId, topic, offsets.map((o) => o.partition))
       log.commit(groupId, offsets.map((o) => ({ topic, ...o })))
     },
   }

@@ -1,4 +1,4 @@
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
@@ -101,4 +101,4 @@ export class InMemoryReadModel implements ReadModel {
 }
 
 const matches = (row: Required<HierarchyFilter>, filter: HierarchyFilter): boolean =>
-  (Object.keys(filter) as (keyof HierarchyFilter)[]).every((k) => filter[k] === undefined || filter[k] === row[k])
+  HIERARCHY_FILTER_FIELDS.every((k) => filter[k] === undefined || filter[k] === row[k])

@@ -37,7 +37,20 @@ export interface ConsumerGroupAdmin {
   offsetsAt(topic: string, timestamp: number): Promise<ReadonlyMap<number, string>>
   /**
    * Commits `offsets` for the group from outside it. Kafka accepts this only while the group has
-   * no members; a client may not report the refusal, so callers read the offsets back.
+   * no members, and a client may not report the refusal (librdkafka's does not): an adapter reads
+   * the offsets back and throws OffsetsNotApplied when they did not take.
    */
   setOffsets(groupId: string, topic: string, offsets: readonly PartitionOffset[]): Promise<void>
+}
+
+/** The broker answered without error, but the group's committed offsets are not the ones set. */
+export class OffsetsNotApplied extends Error {
+  constructor(
+    readonly groupId: string,
+    readonly topic: string,
+    readonly partitions: readonly number[],
+  ) {
+    super(`the broker did not take the new offsets of group ${groupId} on ${topic} partition(s) ${partitions.join(', ')}`)
+    this.name = 'OffsetsNotApplied'
+  }
 }

@@ -32,13 +32,15 @@ export interface ViewTotals {
   readonly totalViewSeconds: number
 }
 
-export interface HierarchyFilter {
-  readonly projectId?: Guid
-  readonly buildingId?: Guid
-  readonly layoutGroupId?: Guid
-  readonly layoutId?: Guid
-  readonly propertyObjectId?: Guid
-}
+/**
+ * The levels a funnel read can be narrowed to, declared once: the filter's type, the stores'
+ * conditions and the read cache's key all derive from it, so a new level cannot be left out of one.
+ */
+export const HIERARCHY_FILTER_FIELDS = ['projectId', 'buildingId', 'layoutGroupId', 'layoutId', 'propertyObjectId'] as const
+
+export type HierarchyFilterField = (typeof HIERARCHY_FILTER_FIELDS)[number]
+
+export type HierarchyFilter = { readonly [K in HierarchyFilterField]?: Guid }
 
 export type StageCounts = Readonly<Record<FunnelStage, number>>
 

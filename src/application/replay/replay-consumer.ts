@@ -1,5 +1,5 @@
 import type { ResolvedConsumer } from '../consumers/consumer-topics.js'
-import type { ConsumerGroupAdmin, GroupMember } from '../ports/consumer-group-admin.port.js'
+import { OffsetsNotApplied, type ConsumerGroupAdmin, type GroupMember } from '../ports/consumer-group-admin.port.js'
 import { changedPartitions, planReplay, type PartitionReplay } from './replay-plan.js'
 
 export interface ReplayRequest {
@@ -46,10 +46,12 @@ const apply = async (admin: ConsumerGroupAdmin, { consumer, plan }: ConsumerRepl
   const changed = changedPartitions(plan)
   if (changed.length === 0) return
   const { groupId, topics } = consumer
-  await admin.setOffsets(groupId, topics.source, changed.map((p) => ({ partition: p.partition, offset: String(p.next) })))
-  const now = await admin.committedOffsets(groupId, topics.source)
-  const missed = changed.filter((p) => now.get(p.partition) !== String(p.next)).map((p) => p.partition)
-  if (missed.length > 0) throw new ReplayNotApplied(groupId, missed)
+  try {
+    await admin.setOffsets(groupId, topics.source, changed.map((p) => ({ partition: p.partition, offset: String(p.next) })))
+  } catch (e) {
+    if (e instanceof OffsetsNotApplied) throw new ReplayNotApplied(groupId, e.partitions)
+    throw e
+  }
 }
 
 /**

@@ -26,6 +26,28 @@ const countingReads = (answer: () => Promise<unknown>) => {
   return { read, calls }
 }
 
+describe('the ops HTTP server alone', () => {
+  it('a failing endpoint is a 500 problem that tells nothing of the failure; the log has it', async () => {
+    const lines: unknown[] = []
+    const logger: Logger = { ...silentLogger, error: (fields: unknown) => void lines.push(fields) }
+    const server = await startOpsHttpServer({
+      host: '127.0.0.1', port: 0, logger,
+      endpoints: { metrics: async () => { throw new Error('connect ECONNREFUSED ch-internal.example:8123 (user admin)') }, readiness: async () => ({ ready: true, reasons: [] }) },
+    })
+    try {
+      const r = await fetch(`http://127.0.0.1:${server.port}/metrics`)
+      expect(r.status).toBe(500)
+      expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+      const body = await r.text()
+      expect(body).not.toMatch(/ECONNREFUSED|ch-internal|admin/)
+      expect(JSON.parse(body)).toMatchObject({ type: 'urn:dev-stats:problem:internal-error', status: 500 })
+      expect(JSON.stringify(lines)).toContain('ch-internal.example')
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('the ops HTTP server with the read API mounted (real HTTP, in-memory use cases)', () => {
   const cleanup: (() => Promise<void>)[] = []
   afterEach(async () => {
@@ -53,7 +75,11 @@ describe('the ops HTTP server with the read API mounted (real HTTP, in-memory us
     expect(calls).toEqual(['sessionMetrics'])
     expect(await (await fetch(`${url}/metrics`)).text()).toBe('m 1\n')
     expect(await (await fetch(`${url}/health/ready`)).json()).toEqual({ status: 'ready', reasons: [] })
-    expect((await fetch(`${url}/v1/session-metrics`, { method: 'POST' })).status).toBe(405)
+    const post = await fetch(`${url}/v1/session-metrics`, { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.get('allow')).toBe('GET, HEAD')
+    expect(post.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+    expect(await post.json()).toMatchObject({ type: 'urn:dev-stats:problem:method-not-allowed', status: 405 })
     const missing = await fetch(`${url}/nowhere`)
     expect(missing.status).toBe(404)
     expect(((await missing.json()) as { paths: string[] }).paths).toContain('/v1/conversion-funnel')

@@ -23,6 +23,7 @@ const TITLES = {
   'key-unavailable': [503, 'Tokens cannot be verified right now'],
   'store-unavailable': [503, 'The metrics store is unavailable'],
   'internal-error': [500, 'Internal error'],
+  'method-not-allowed': [405, 'Method not allowed'],
 } as const
 
 export type ProblemKind = keyof typeof TITLES

@@ -13,7 +13,7 @@ import type { TokenRejection, TokenVerifier } from './bearer-token.js'
 import { problem, sendProblem, type ParameterError } from './problem.js'
 import { parameterErrors, strictQueryCompiler } from './query-validator.js'
 import { conversionFunnelBody, conversionFunnelQuery, errorResponses, sessionMetricsBody, sessionMetricsQuery } from './read-api.schemas.js'
-import { hierarchyFilter, MAX_RANGE_DAYS, readPeriod } from './read-query.js'
+import { hierarchyFilter, readPeriod } from './read-query.js'
 
 /** The read use cases the routes call: an ingest instance's `read` (createDevStatsIngest) is one. */
 export interface ReadUseCases {
@@ -30,8 +30,6 @@ export interface ReadApiOptions {
   readonly read: ReadUseCases
   /** The only source of the actor (createTokenVerifier). */
   readonly verifyToken: TokenVerifier
-  /** Longest `from`..`to` range in days, both included (default 366). */
-  readonly maxRangeDays?: number
   /** The realm of the WWW-Authenticate challenge (default `dev-stats`). */
   readonly realm?: string
 }
@@ -48,7 +46,6 @@ const invalidParameters = (reply: FastifyReply, errors: readonly ParameterError[
 /** The routes that need an actor: the token is checked before validation, so a 401 tells nothing about the query. */
 const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<void> => {
   const realm = o.realm ?? 'dev-stats'
-  const maxDays = o.maxRangeDays ?? MAX_RANGE_DAYS
   const actors = new WeakMap<FastifyRequest, DeveloperActor>()
   const actorOf = (request: FastifyRequest): DeveloperActor | undefined => actors.get(request)
 
@@ -82,7 +79,7 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
   }, async (request, reply) => {
     const actor = actorOf(request)
     if (!actor) return refused(reply)
-    const asked = readPeriod(request.query, maxDays)
+    const asked = readPeriod(request.query)
     if (E.isLeft(asked)) return invalidParameters(reply, asked.left)
     const metrics = await o.read.sessionMetrics(actor, asked.right.period)
     if (E.isLeft(metrics)) return refused(reply)
@@ -100,7 +97,7 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
   }, async (request, reply) => {
     const actor = actorOf(request)
     if (!actor) return refused(reply)
-    const asked = readPeriod(request.query, maxDays)
+    const asked = readPeriod(request.query)
     const filter = hierarchyFilter(request.query)
     if (E.isLeft(asked) || E.isLeft(filter)) return invalidParameters(reply, [...(E.isLeft(asked) ? asked.left : []), ...(E.isLeft(filter) ? filter.left : [])])
     const [stages, scope] = await Promise.all([o.read.conversionFunnel(actor, asked.right.range, filter.right), o.read.funnelScope(actor, filter.right)])

@@ -1,5 +1,6 @@
 import { FUNNEL_STAGES } from '../../../domain/funnel.js'
 import { PROBLEM_CONTENT_TYPE } from './problem.js'
+import { MAX_RANGE_DAYS } from './read-query.js'
 
 // The route schemas: they validate the query, type the handlers (json-schema-to-ts), serialize
 // the replies (only declared fields leave: an allow-list against PII) and become the OpenAPI
@@ -14,7 +15,7 @@ const count = (description: string) => ({ type: 'integer', minimum: 0, descripti
 
 const range = {
   from: day('First UTC day of the period, YYYY-MM-DD, included.'),
-  to: day('Last UTC day of the period, YYYY-MM-DD, included; at most 366 days after `from` counted inclusively.'),
+  to: day(`Last UTC day of the period, YYYY-MM-DD, included; at most ${MAX_RANGE_DAYS} days after \`from\` counted inclusively.`),
 } as const
 
 export const sessionMetricsQuery = {
@@ -153,7 +154,7 @@ const unauthorized = {
 } as const
 
 export const errorResponses = {
-  400: problemResponse('A query parameter is missing, unknown or invalid (dates, from ≤ to, at most 366 days, GUID filters).'),
+  400: problemResponse(`A query parameter is missing, unknown or invalid (dates, from ≤ to, at most ${MAX_RANGE_DAYS} days, GUID filters).`),
   401: unauthorized,
   500: problemResponse('An unexpected failure; details are in the service log only.'),
   503: problemResponse('The metrics store or the token keys cannot be reached right now; retry later.'),

@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { parameterErrors } from '../../../../src/adapters/http/read-api/query-validator.js'
-import { hierarchyFilter, readPeriod } from '../../../../src/adapters/http/read-api/read-query.js'
+import { conversionFunnelQuery, errorResponses, sessionMetricsQuery } from '../../../../src/adapters/http/read-api/read-api.schemas.js'
+import { hierarchyFilter, MAX_RANGE_DAYS, readPeriod } from '../../../../src/adapters/http/read-api/read-query.js'
 
 const DAY = 86_400_000
 
@@ -66,5 +67,17 @@ describe('read API parameter rules', () => {
       { parameter: 'projectId', detail: 'must be given once' },
       { parameter: 'layoutId', detail: 'must be a GUID' },
     ])
+  })
+})
+
+describe('the OpenAPI document states the range the server enforces', () => {
+  it('from the one constant the validator uses', () => {
+    const text = JSON.stringify([sessionMetricsQuery, conversionFunnelQuery, errorResponses])
+    expect(text).toContain(`at most ${MAX_RANGE_DAYS} days after`)
+    expect(text).toContain(`at most ${MAX_RANGE_DAYS} days, GUID filters`)
+    expect(text).not.toMatch(new RegExp(`at most (?!${MAX_RANGE_DAYS})\\d+ days`))
+    const last = (days: number) => new Date(Date.UTC(2025, 0, 1) + (days - 1) * 86_400_000).toISOString().slice(0, 10)
+    expect(E.isRight(readPeriod({ from: '2025-01-01', to: last(MAX_RANGE_DAYS) }))).toBe(true)
+    expect(E.isLeft(readPeriod({ from: '2025-01-01', to: last(MAX_RANGE_DAYS + 1) }))).toBe(true)
   })
 })

@@ -5,6 +5,7 @@ import { resolveConsumer } from '../../../../src/application/consumers/consumer-
 import { leadCreatedHandler } from '../../../../src/application/handlers/lead-created.handler.js'
 import { propertyObjectUpsertedHandler } from '../../../../src/application/handlers/property-object-upserted.handler.js'
 import { getConversionFunnel } from '../../../../src/application/read/get-conversion-funnel.js'
+import { OffsetsNotApplied } from '../../../../src/application/ports/consumer-group-admin.port.js'
 import { ReplayNotApplied, replayConsumers, type ReplayRequest } from '../../../../src/application/replay/replay-consumer.js'
 import type { Guid } from '../../../../src/domain/guid.js'
 import { binaryRecord, leadCreatedPayload, path, propertyObjectUpsertedPayload } from '../../../support/events.js'
@@ -105,9 +106,14 @@ describe('replay a consumer from a point in time (in-memory broker)', () => {
     expect(await committed(LEAD_CREATED.topics.retry)).toEqual({ 0: '7' })
   })
 
-  it('a commit the broker dropped without an error (librdkafka does not report it) fails the run, naming the partitions', async () => {
+  it('offsets the broker did not take (the adapter read them back) fail the run, naming the partitions', async () => {
     await setUp()
-    const silent = { ...h.broker.groupAdmin(), setOffsets: async () => undefined }
+    const silent = {
+      ...h.broker.groupAdmin(),
+      setOffsets: async (groupId: string, topic: string, offsets: readonly { partition: number }[]) => {
+        throw new OffsetsNotApplied(groupId, topic, offsets.map((o) => o.partition))
+      },
+    }
     await expect(replayConsumers(silent)([LEAD_CREATED], { from: at(0), dryRun: false, toLatest: false })).rejects.toThrow(ReplayNotApplied)
     await expect(replayConsumers(silent)([LEAD_CREATED], { from: at(0), dryRun: false, toLatest: false })).rejects.toThrow(/partition\(s\) 0, 1, 2/)
   })
