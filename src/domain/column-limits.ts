@@ -41,17 +41,12 @@ const inRange = (c: ColumnValue): boolean => {
   return c.type === 'UUID' ? isGuid(c.value) : fitsColumn(c.type, c.value)
 }
 
-const shown = (c: ColumnValue): string =>
-  c.value !== null && (c.type === 'DateTime' || c.type === 'Date') && Number.isFinite(c.value)
-    ? new Date(c.value).toISOString()
-    : String(c.value)
-
 /** The first value outside its column's range is poison `out-of-range`; nothing is clamped. */
 export const checkColumns = (values: readonly ColumnValue[]): E.Either<Poison, void> => {
   const bad = values.find((c) => !inRange(c))
   return bad === undefined
     ? E.right(undefined)
-    : E.left(poison('out-of-range', `${bad.column} ${shown(bad)} is outside the range of ClickHouse ${bad.type}`))
+    : E.left(poison('out-of-range', `${bad.column} is outside the range of ClickHouse ${bad.type}`))
 }
 
 export const dateTime = (column: string, value: number | null): ColumnValue => ({ column, type: 'DateTime', value })

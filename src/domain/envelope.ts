@@ -39,7 +39,8 @@ const parseJson = (value: Uint8Array | null): E.Either<Poison, unknown> => {
 }
 
 const noValue = (): Poison => poison('undecodable', 'record has no value')
-const notJson = (e: unknown): Poison => poison('undecodable', `value is not UTF-8 JSON: ${(e as Error).message}`)
+// The parser's message quotes the input (a person's name, say: spec §9): only its kind is kept.
+const notJson = (e: unknown): Poison => poison('undecodable', `value is not UTF-8 JSON (${e instanceof SyntaxError ? 'a syntax error' : 'not UTF-8 text'})`)
 
 const text = (v: unknown): string | undefined =>
   typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined

@@ -58,7 +58,7 @@ const startOf = (p: SessionEndedPayload): Instant | undefined => p.CreatedAt ?? 
 /** The poison rules of seed 000, step 2, in the order the seed lists them. */
 export const validateSessionEnded = (p: SessionEndedPayload, now: Instant): E.Either<Poison, Instant> => {
   if (isEmptyGuid(p.SessionId)) return E.left(poison('empty-session-id', 'SessionId is Guid.Empty'))
-  if (p.DurationSeconds < 0) return E.left(poison('negative-duration', `DurationSeconds is ${p.DurationSeconds}`))
+  if (p.DurationSeconds < 0) return E.left(poison('negative-duration', 'DurationSeconds is negative'))
   const createdAt = checkEventTime('CreatedAt', startOf(p), now)
   if (E.isLeft(createdAt)) return createdAt
   const at = createdAt.right

@@ -59,7 +59,7 @@ export const decideViewEnded = (
   const p = decoded.right
   if ([p.PropertyObjectViewId, p.PropertyObjectId, p.SessionId].some(isEmptyGuid))
     return E.left(poison('empty-id', 'PropertyObjectViewId, PropertyObjectId or SessionId is Guid.Empty'))
-  if (p.DurationSeconds < 0) return E.left(poison('negative-duration', `DurationSeconds is ${p.DurationSeconds}`))
+  if (p.DurationSeconds < 0) return E.left(poison('negative-duration', 'DurationSeconds is negative'))
   const checked = E.flatMap(checkEventTime('ViewedAt', p.ViewedAt, now), () =>
     checkColumns([dateTime('ViewedAt', p.ViewedAt), dateTime('LastActivityAt', p.LastActivityAt), uint32('DurationSeconds', p.DurationSeconds)]),
   )

@@ -86,6 +86,8 @@ const reasonsOf = (outbound: readonly OutboundRecord[], deadLetterTopic: string)
 /** The dead letter of a record whose rows the store refused; dlq-detail carries the store's code. */
 const storeRejected = (e: unknown): Poison => {
   const code = e instanceof StoreError ? e.code : 'UNKNOWN'
+  // the server's message may quote the refused row: only its words before any quote or colon
   const message = e instanceof Error ? e.message : String(e)
-  return poison('store-rejected', `${code}: ${message}`.slice(0, 1000))
+  const gist = message.replace(/^(ClickHouse error \d+: )?(Code: \d+[.,] (e\.displayText\(\) = )?)?(DB::Exception: )?/, '').split(/[:'"`(]/)[0]?.trim() ?? ''
+  return poison('store-rejected', `${code}${gist ? `: ${gist}` : ''}`.slice(0, 200))
 }

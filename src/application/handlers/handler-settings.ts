@@ -8,4 +8,6 @@ export interface HandlerSettings {
 
 export const DEFAULT_HANDLER_SETTINGS: HandlerSettings = { viewSources: DEFAULT_VIEW_SOURCES }
 
-export const unknownViewSourceWarning = (raw: string | null): string => `unknown ViewSource ${raw ?? '(absent)'} stored as Unknown (raw value kept)`
+/** Names the rule, not the value (producer text never reaches a log line: spec §9); the row keeps the raw value. */
+export const unknownViewSourceWarning = (raw: string | null): string =>
+  raw === null ? 'ViewSource absent: stored as Unknown' : 'ViewSource not among DEV_STATS_VIEW_SOURCES: stored as Unknown (the raw value kept in ViewSourceRaw)'

@@ -52,7 +52,8 @@ describe('ClickHouse 18.16 refuses 3 rows of a batch of 1,000', () => {
     expect(dlq.map((r) => [r.headers['ce_id'], r.headers['dlq-reason']]).sort()).toEqual(
       [['not-a-uuid-3', 'store-rejected'], ['not-a-uuid-501', 'store-rejected'], ['not-a-uuid-998', 'store-rejected']],
     )
-    for (const r of dlq) expect(r.headers['dlq-detail']).toMatch(/^CLICKHOUSE_27: ClickHouse error 27: Code: 27, .*Cannot parse input.*SourceEventId/s)
+    // the server's message quotes the refused value: only its gist is kept (the record itself has the value)
+    for (const r of dlq) expect(r.headers['dlq-detail']).toBe('CLICKHOUSE_27: Cannot parse input')
     const partition = dlq[0]?.headers['dlq-source-partition']
     const topics = defaultTopics(sessions.topic, sessions.groupId)
     expect(h.broker.log.committedOffset(sessions.groupId, { topic: topics.source, partition: Number(partition) })).toBe(1000)

@@ -40,7 +40,7 @@ describe('the column limits table', () => {
 
   it('names the first column out of range and its type', () => {
     expect(checkColumns([uint32('A', 1), dateTime('B', Date.parse('1900-01-01T00:00:00Z')), uint32('C', -1)])).toEqual(
-      outOfRange('B 1900-01-01T00:00:00.000Z is outside the range of ClickHouse DateTime'),
+      outOfRange('B is outside the range of ClickHouse DateTime'),
     )
   })
 })
@@ -48,30 +48,30 @@ describe('the column limits table', () => {
 describe('every topic checks its values against their columns (out-of-range, never wrapped)', () => {
   it('session-ended: LastActivityAt in 1900 and CreatedAt after 2105 are out of range', () => {
     const old = sessionEndedFact({ messageId: 'm' }, sessionEndedPayload({ LastActivityAt: '1900-01-01T00:00:00Z' }), now)
-    expect(old).toEqual(outOfRange('LastActivityAt 1900-01-01T00:00:00.000Z is outside the range of ClickHouse DateTime'))
+    expect(old).toEqual(outOfRange('LastActivityAt is outside the range of ClickHouse DateTime'))
     const early = sessionEndedFact({ messageId: 'm' }, sessionEndedPayload({ CreatedAt: '1969-12-31T23:59:59Z' }), now)
-    expect(early).toEqual(outOfRange('StartedAt 1969-12-31T23:59:59.000Z is outside the range of ClickHouse DateTime'))
+    expect(early).toEqual(outOfRange('StartedAt is outside the range of ClickHouse DateTime'))
   })
 
   it('view-ended: DurationSeconds 2^32 is out of range; 2^32 - 1 is stored as is', () => {
     const big = decideViewEnded(viewEndedPayload(p, guid(), { DurationSeconds: 2 ** 32 }), now)
-    expect(big).toEqual(outOfRange('DurationSeconds 4294967296 is outside the range of ClickHouse UInt32'))
+    expect(big).toEqual(outOfRange('DurationSeconds is outside the range of ClickHouse UInt32'))
     const max = decideViewEnded(viewEndedPayload(p, guid(), { DurationSeconds: 2 ** 32 - 1 }), now)
     expect(E.isRight(max) && max.right.payload.DurationSeconds).toBe(2 ** 32 - 1)
   })
 
   it('view-ended: a pre-1970 ViewedAt is out of range, a default one is default-created-at, a future one created-at-in-future', () => {
     expect(decideViewEnded(viewEndedPayload(p, guid(), { ViewedAt: '1960-05-01T00:00:00Z' }), now)).toEqual(
-      outOfRange('ViewedAt 1960-05-01T00:00:00.000Z is outside the range of ClickHouse DateTime'),
+      outOfRange('ViewedAt is outside the range of ClickHouse DateTime'),
     )
     expect(decideViewEnded(viewEndedPayload(p, guid(), { ViewedAt: '0001-01-01T00:00:00+00:00' }), now)).toEqual(
       E.left(poison('default-created-at', 'ViewedAt is missing or default(DateTimeOffset)')),
     )
     expect(decideViewEnded(viewEndedPayload(p, guid(), { ViewedAt: '2026-11-30T13:00:01Z' }), now)).toEqual(
-      E.left(poison('created-at-in-future', 'ViewedAt 2026-11-30T13:00:01.000Z is more than 1 h ahead of now')),
+      E.left(poison('created-at-in-future', 'ViewedAt is more than 1 h ahead of now')),
     )
     expect(decideViewEnded(viewEndedPayload(p, guid(), { LastActivityAt: '2200-01-01T00:00:00Z' }), now)).toEqual(
-      outOfRange('LastActivityAt 2200-01-01T00:00:00.000Z is outside the range of ClickHouse DateTime'),
+      outOfRange('LastActivityAt is outside the range of ClickHouse DateTime'),
     )
   })
 
@@ -80,10 +80,10 @@ describe('every topic checks its values against their columns (out-of-range, nev
       E.left(poison('default-created-at', 'ViewedAt is missing or default(DateTimeOffset)')),
     )
     expect(decideActionTracked(viewActionPayload(p, { ViewedAt: '2027-01-01T00:00:00Z' }), now)).toEqual(
-      E.left(poison('created-at-in-future', 'ViewedAt 2027-01-01T00:00:00.000Z is more than 1 h ahead of now')),
+      E.left(poison('created-at-in-future', 'ViewedAt is more than 1 h ahead of now')),
     )
     expect(decideActionTracked(viewActionPayload(p, { ViewedAt: '1969-07-20T20:17:00Z' }), now)).toEqual(
-      outOfRange('ViewedAt 1969-07-20T20:17:00.000Z is outside the range of ClickHouse DateTime'),
+      outOfRange('ViewedAt is outside the range of ClickHouse DateTime'),
     )
   })
 
@@ -93,25 +93,25 @@ describe('every topic checks its values against their columns (out-of-range, nev
       E.left(poison('default-created-at', 'OccurredAt is missing or default(DateTimeOffset)')),
     )
     expect(decide(funnelEventPayload('DealId', p.PropertyObjectId, { OccurredAt: '2026-11-30T13:00:01Z' }), now)).toEqual(
-      E.left(poison('created-at-in-future', 'OccurredAt 2026-11-30T13:00:01.000Z is more than 1 h ahead of now')),
+      E.left(poison('created-at-in-future', 'OccurredAt is more than 1 h ahead of now')),
     )
     expect(decide(funnelEventPayload('DealId', p.PropertyObjectId, { OccurredAt: '1970-01-01T12:00:00Z' }), now)).toEqual(
-      outOfRange('EventDate 1970-01-01T12:00:00.000Z is outside the range of ClickHouse Date'),
+      outOfRange('EventDate is outside the range of ClickHouse Date'),
     )
   })
 
   it('lead-created: CreatedAt in the future or before 1970', () => {
     expect(leadCreatedDecision(leadCreatedPayload({ CreatedAt: '2026-12-01T00:00:00Z' }), now)).toEqual(
-      E.left(poison('created-at-in-future', 'CreatedAt 2026-12-01T00:00:00.000Z is more than 1 h ahead of now')),
+      E.left(poison('created-at-in-future', 'CreatedAt is more than 1 h ahead of now')),
     )
     expect(leadCreatedDecision(leadCreatedPayload({ CreatedAt: '1900-01-01T00:00:00Z' }), now)).toEqual(
-      outOfRange('EventDate 1900-01-01T00:00:00.000Z is outside the range of ClickHouse Date'),
+      outOfRange('EventDate is outside the range of ClickHouse Date'),
     )
   })
 
   it('property-object-upserted: a default UpsertedAt is out of range, not a negative Version', () => {
     expect(propertyObjectDimRow(propertyObjectUpsertedPayload(p, { UpsertedAt: '0001-01-01T00:00:00+00:00' }))).toEqual(
-      outOfRange('UpsertedAt 0001-01-01T00:00:00.000Z is outside the range of ClickHouse DateTime'),
+      outOfRange('UpsertedAt is outside the range of ClickHouse DateTime'),
     )
     const ok = propertyObjectDimRow(propertyObjectUpsertedPayload(p, { UpsertedAt: '2105-12-31T23:59:59.999Z' }))
     expect(E.isRight(ok) && ok.right.version).toBe(Date.parse('2105-12-31T23:59:59.999Z') * 1000)
