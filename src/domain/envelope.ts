@@ -90,13 +90,26 @@ const contextFromHeaders = (headers: Readonly<Record<string, string>>): EventCon
   return context
 }
 
-const contextFromBody = (body: Readonly<Record<string, unknown>>): E.Either<Poison, EventContext> => {
+/**
+ * Structured mode: the attributes from the body. W3C trace context is the body's (the CloudEvents
+ * distributed-tracing extension) when it has one, else the record's `traceparent`/`tracestate`
+ * headers, where OpenTelemetry's Kafka instrumentations put it whatever the mode.
+ */
+const contextFromBody = (body: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string>>): E.Either<Poison, EventContext> => {
   const messageId = text(body['id'])?.trim()
   if (!messageId) return missingId()
   const context: Record<string, string> = { messageId }
   for (const [field, attribute] of ATTRIBUTES) {
     const value = text(body[attribute])
     if (value !== undefined) context[field] = value
+  }
+  if (context['traceparent'] === undefined) {
+    const traceparent = text(headers['traceparent'])
+    if (traceparent !== undefined) {
+      context['traceparent'] = traceparent
+      const tracestate = text(headers['tracestate'])
+      if (tracestate !== undefined) context['tracestate'] = tracestate
+    }
   }
   return E.right(context as unknown as EventContext)
 }
@@ -127,7 +140,7 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
 export const decodeEnvelope = (raw: RawEvent): E.Either<Poison, DecodedEnvelope> => {
   const headers = lowerCaseKeys(raw.headers)
   const structured = (headers['content-type'] ?? '').toLowerCase().startsWith(STRUCTURED_CONTENT_TYPE)
-  return structured ? decodeStructured(raw.value) : decodeBinary(headers, raw.value)
+  return structured ? decodeStructured(headers, raw.value) : decodeBinary(headers, raw.value)
 }
 
 /** Written out (no Either per step): it runs for every record. */
@@ -143,10 +156,10 @@ const decodeBinary = (headers: Readonly<Record<string, string>>, value: Uint8Arr
   return context === undefined ? missingId() : E.right({ context, payload })
 }
 
-const decodeStructured = (value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {
+const decodeStructured = (headers: Readonly<Record<string, string>>, value: Uint8Array | null): E.Either<Poison, DecodedEnvelope> => {
   const body = parseJson(value)
   if (E.isLeft(body)) return body
   if (!isRecord(body.right)) return E.left(poison('undecodable', 'structured CloudEvent is not a JSON object'))
-  const context = contextFromBody(body.right)
+  const context = contextFromBody(body.right, headers)
   return E.isLeft(context) ? context : E.right({ context: context.right, payload: body.right['data'] })
 }

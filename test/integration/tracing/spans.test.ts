@@ -44,7 +44,9 @@ describe.each(KAFKA_ADAPTERS)('spans of a batch on Kafka (%s) and ClickHouse', (
     h = new KafkaHarness(adapter, [sessions])
     h.sink = new ClickHouseFactStore(session)
     const [a, b, c, poisoned] = [newTraceparent(), newTraceparent(), newTraceparent(), newTraceparent()]
-    const ids = { a: guid(), b: guid(), c: guid() }
+    // structured mode with the trace context in a Kafka header (OpenTelemetry's Kafka instrumentations), alone and beside the body's
+    const [d, e, eHeader] = [newTraceparent(), newTraceparent(), newTraceparent()]
+    const ids = { a: guid(), b: guid(), c: guid(), d: guid(), e: guid() }
     const refusedPayload = sessionEndedPayload()
     const key = 'one-partition'
     await h.start()
@@ -52,10 +54,12 @@ describe.each(KAFKA_ADAPTERS)('spans of a batch on Kafka (%s) and ClickHouse', (
       binaryRecord(sessions.topic, sessionEndedPayload(), { key, messageId: ids.a, headers: { traceparent: a.traceparent } }),
       binaryRecord(sessions.topic, sessionEndedPayload(), { key, messageId: ids.b, headers: { ce_traceparent: b.traceparent } }),
       structuredRecord(sessions.topic, sessionEndedPayload(), { key, messageId: ids.c, attributes: { traceparent: c.traceparent } }),
+      structuredRecord(sessions.topic, sessionEndedPayload(), { key, messageId: ids.d, headers: { traceparent: d.traceparent } }),
+      structuredRecord(sessions.topic, sessionEndedPayload(), { key, messageId: ids.e, attributes: { traceparent: e.traceparent }, headers: { traceparent: eHeader.traceparent } }),
       binaryRecord(sessions.topic, '{"broken json', { key, headers: { traceparent: poisoned.traceparent } }),
       binaryRecord(sessions.topic, refusedPayload, { key, messageId: 'not-a-uuid' }),
     )
-    await eventuallyAsync(() => h?.caughtUp(sessions) ?? false, 60_000, 'all five committed')
+    await eventuallyAsync(() => h?.caughtUp(sessions) ?? false, 60_000, 'all seven committed')
     expect((await h.dlq(sessions, 2)).map((r) => r.headers['dlq-reason']).sort()).toEqual(['store-rejected', 'undecodable'])
 
     const processed = spans().filter((s) => s.name === `process ${sessions.topic}`)
@@ -68,10 +72,10 @@ describe.each(KAFKA_ADAPTERS)('spans of a batch on Kafka (%s) and ClickHouse', (
         'messaging.destination.name': sessions.topic, 'messaging.consumer.group.name': sessions.groupId,
       })
     }
-    expect(processed.reduce((n, p) => n + Number(p.attributes['messaging.batch.message_count']), 0)).toBe(5)
+    expect(processed.reduce((n, p) => n + Number(p.attributes['messaging.batch.message_count']), 0)).toBe(7)
     const links = processed.flatMap((p) => p.links)
     expect(links.map((l) => [l.context.traceId, l.context.spanId, l.attributes?.['messaging.message.id']]).sort()).toEqual(
-      [[a.traceId, a.spanId, ids.a], [b.traceId, b.spanId, ids.b], [c.traceId, c.spanId, ids.c]].sort(),
+      [[a.traceId, a.spanId, ids.a], [b.traceId, b.spanId, ids.b], [c.traceId, c.spanId, ids.c], [d.traceId, d.spanId, ids.d], [e.traceId, e.spanId, ids.e]].sort(),
     )
     const byId = new Map(processed.map((p) => [p.spanContext().spanId, p]))
 
@@ -84,7 +88,7 @@ describe.each(KAFKA_ADAPTERS)('spans of a batch on Kafka (%s) and ClickHouse', (
     }
     const ok = inserts.filter((s) => s.status.code !== SpanStatusCode.ERROR)
     const refused = inserts.filter((s) => s.status.code === SpanStatusCode.ERROR)
-    expect(ok.reduce((n, s) => n + Number(s.attributes['dev_stats.db.row_count']), 0)).toBe(3)
+    expect(ok.reduce((n, s) => n + Number(s.attributes['dev_stats.db.row_count']), 0)).toBe(5)
     expect(refused.length).toBeGreaterThanOrEqual(1)
     for (const s of refused) {
       expect([s.status.message, s.attributes['error.type'], s.attributes['db.response.status_code']]).toEqual(['CLICKHOUSE_27', 'CLICKHOUSE_27', '27'])

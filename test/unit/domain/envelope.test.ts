@@ -22,6 +22,19 @@ describe('CloudEvents envelope (spec §3)', () => {
     )
   })
 
+  it("structured mode: the body's trace context first, else the record's traceparent header (OpenTelemetry's Kafka instrumentations)", () => {
+    const ct = { 'content-type': 'application/cloudevents+json' }
+    const withBody = bytes(JSON.stringify({ id: 'm', traceparent: 'body-tp', data: {} }))
+    const without = bytes(JSON.stringify({ id: 'm', data: {} }))
+    const contextOf = (value: Uint8Array, headers: Record<string, string>) => {
+      const d = decodeEnvelope({ value, headers: { ...ct, ...headers } })
+      return E.isRight(d) ? d.right.context : undefined
+    }
+    expect(contextOf(without, { traceparent: 'header-tp', tracestate: 'k=v' })).toEqual({ messageId: 'm', traceparent: 'header-tp', tracestate: 'k=v' })
+    expect(contextOf(withBody, { traceparent: 'header-tp', tracestate: 'k=v' })).toEqual({ messageId: 'm', traceparent: 'body-tp' })
+    expect(contextOf(without, {})).toEqual({ messageId: 'm' })
+  })
+
   it.each([
     ['no value', null, { ce_id: 'a' }, 'undecodable'],
     ['empty value', bytes(''), { ce_id: 'a' }, 'undecodable'],
