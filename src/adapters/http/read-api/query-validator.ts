@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
 import type { ParameterError } from './problem.js'
-import { FILTER_PARAMETERS } from './read-query.js'
+import { FILTER_PARAMETERS, FIRST_DAY, LAST_DAY } from './read-query.js'
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
@@ -19,8 +19,8 @@ export const strictQueryCompiler = (): FastifySchemaCompiler<FastifySchema> => {
 }
 
 const SHAPE: Readonly<Record<string, string>> = {
-  from: 'must be a calendar day YYYY-MM-DD',
-  to: 'must be a calendar day YYYY-MM-DD',
+  from: `must be a calendar day YYYY-MM-DD between ${FIRST_DAY} and ${LAST_DAY}`,
+  to: `must be a calendar day YYYY-MM-DD between ${FIRST_DAY} and ${LAST_DAY}`,
   ...Object.fromEntries(FILTER_PARAMETERS.map((p) => [p, 'must be a GUID'])),
 }
 

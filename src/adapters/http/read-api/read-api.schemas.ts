@@ -1,21 +1,20 @@
 import { FUNNEL_STAGES } from '../../../domain/funnel.js'
 import { PROBLEM_CONTENT_TYPE } from './problem.js'
-import { MAX_RANGE_DAYS } from './read-query.js'
+import { DAY_PATTERN, FIRST_DAY, LAST_DAY, MAX_RANGE_DAYS } from './read-query.js'
 
 // The route schemas: they validate the query, type the handlers (json-schema-to-ts), serialize
 // the replies (only declared fields leave: an allow-list against PII) and become the OpenAPI
 // document. Written for both JSON Schema draft-07 (the validator) and 2020-12 (OpenAPI 3.1).
 
-const DAY = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
 const GUID = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'
 
-const day = (description: string) => ({ type: 'string', format: 'date', pattern: DAY, description }) as const
+const day = (description: string) => ({ type: 'string', format: 'date', pattern: DAY_PATTERN, description }) as const
 const guid = (description: string) => ({ type: 'string', format: 'uuid', pattern: GUID, description }) as const
 const count = (description: string) => ({ type: 'integer', minimum: 0, description }) as const
 
 const range = {
-  from: day('First UTC day of the period, YYYY-MM-DD, included.'),
-  to: day(`Last UTC day of the period, YYYY-MM-DD, included; at most ${MAX_RANGE_DAYS} days after \`from\` counted inclusively.`),
+  from: day(`First UTC day of the period, YYYY-MM-DD (${FIRST_DAY} to ${LAST_DAY}), included.`),
+  to: day(`Last UTC day of the period, YYYY-MM-DD (${FIRST_DAY} to ${LAST_DAY}), included; not before \`from\`, at most ${MAX_RANGE_DAYS} days after it counted inclusively.`),
 } as const
 
 export const sessionMetricsQuery = {

@@ -6,8 +6,26 @@ import type { ParameterError } from './problem.js'
 export const MAX_RANGE_DAYS = 366
 const DAY_MS = 86_400_000
 // What ClickHouse's Date and DateTime hold without wrapping (both end in 2106).
-const FIRST_DAY = '1970-01-01'
-const LAST_DAY = '2099-12-31'
+const FIRST_YEAR = 1970
+const LAST_YEAR = 2099
+export const FIRST_DAY = `${FIRST_YEAR}-01-01`
+export const LAST_DAY = `${LAST_YEAR}-12-31`
+
+/** Whole decades from `first` to `last` as a regex alternation, e.g. 1970–2099 → 19[7-9][0-9]|20[0-9][0-9]. */
+const yearsPattern = (first: number, last: number): string => {
+  const byCentury = new Map<number, number[]>()
+  for (let decade = Math.floor(first / 10); decade <= Math.floor(last / 10); decade++) {
+    const century = Math.floor(decade / 10)
+    byCentury.set(century, [...(byCentury.get(century) ?? []), decade % 10])
+  }
+  return [...byCentury].map(([century, d]) => `${century}[${d[0]}-${d.at(-1)}][0-9]`).join('|')
+}
+
+/**
+ * The days the API takes, as a pattern the OpenAPI document carries (so a client generating from
+ * it stays inside): YYYY-MM-DD in FIRST_YEAR..LAST_YEAR. Whether the day exists is checked here.
+ */
+export const DAY_PATTERN = `^(${yearsPattern(FIRST_YEAR, LAST_YEAR)})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`
 
 /** Days since 1970-01-01 of a real calendar day written YYYY-MM-DD, undefined for anything else. */
 const dayNumber = (text: string): number | undefined => {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { parameterErrors } from '../../../../src/adapters/http/read-api/query-validator.js'
 import { conversionFunnelQuery, errorResponses, sessionMetricsQuery } from '../../../../src/adapters/http/read-api/read-api.schemas.js'
-import { hierarchyFilter, MAX_RANGE_DAYS, readPeriod } from '../../../../src/adapters/http/read-api/read-query.js'
+import { DAY_PATTERN, FIRST_DAY, hierarchyFilter, LAST_DAY, MAX_RANGE_DAYS, readPeriod } from '../../../../src/adapters/http/read-api/read-query.js'
 
 const DAY = 86_400_000
 
@@ -63,7 +63,7 @@ describe('read API parameter rules', () => {
     ])).toEqual([
       { parameter: 'to', detail: 'is required' },
       { parameter: 'developerId', detail: 'is not a parameter of this route' },
-      { parameter: 'from', detail: 'must be a calendar day YYYY-MM-DD' },
+      { parameter: 'from', detail: 'must be a calendar day YYYY-MM-DD between 1970-01-01 and 2099-12-31' },
       { parameter: 'projectId', detail: 'must be given once' },
       { parameter: 'layoutId', detail: 'must be a GUID' },
     ])
@@ -79,5 +79,16 @@ describe('the OpenAPI document states the range the server enforces', () => {
     const last = (days: number) => new Date(Date.UTC(2025, 0, 1) + (days - 1) * 86_400_000).toISOString().slice(0, 10)
     expect(E.isRight(readPeriod({ from: '2025-01-01', to: last(MAX_RANGE_DAYS) }))).toBe(true)
     expect(E.isLeft(readPeriod({ from: '2025-01-01', to: last(MAX_RANGE_DAYS + 1) }))).toBe(true)
+  })
+})
+
+describe("the OpenAPI document's day pattern is the server's year range", () => {
+  it('accepts the first and last day and refuses the years around them, from the same constants', () => {
+    const day = new RegExp(DAY_PATTERN)
+    for (const ok of [FIRST_DAY, LAST_DAY, '2026-02-28', '2000-12-01']) expect(day.test(ok), ok).toBe(true)
+    for (const bad of ['1969-12-31', '2100-01-01', '4633-01-01', '0001-01-01', '2026-13-01', '2026-00-10', '2026-01-32']) expect(day.test(bad), bad).toBe(false)
+    // whatever the pattern lets through, the server's check agrees on the year
+    expect(E.isRight(readPeriod({ from: FIRST_DAY, to: FIRST_DAY }))).toBe(true)
+    expect(E.isRight(readPeriod({ from: LAST_DAY, to: LAST_DAY }))).toBe(true)
   })
 })
