@@ -24,14 +24,14 @@ export interface OpenedTool {
   close(): Promise<void>
 }
 
-export interface ToolSpec<C, T extends OpenedTool> {
+export interface ToolSpec<C extends { readonly name: string }, T extends OpenedTool> {
   /** As the messages name it: `dlq`, `replay`. */
   readonly name: string
   /** Printed after a usage or setting error: where the help is. */
   readonly helpHint: string
   readonly help: string
-  /** The command line, or `'help'`; throws UsageError. */
-  readonly parse: (argv: readonly string[]) => C | 'help'
+  /** The command line (`{ name: 'help' }` for the help); throws UsageError. */
+  readonly parse: (argv: readonly string[]) => C | { readonly name: 'help' }
   readonly open: (config: IngestConfig) => T
   /** The exit code: 0 done, 1 refused. */
   readonly run: (command: C, tool: T) => Promise<number>
@@ -45,14 +45,14 @@ const say = (s: string): void => void process.stdout.write(`${s}\n`)
  * command; the tool's clients closed in every case once opened. Settings come from the
  * environment as for `npm start`, the Kafka client kafkajs unless DEV_STATS_BROKER says otherwise.
  */
-export const runTool = async <C, T extends OpenedTool>(spec: ToolSpec<C, T>, argv: readonly string[], env = process.env): Promise<number> => {
+export const runTool = async <C extends { readonly name: string }, T extends OpenedTool>(spec: ToolSpec<C, T>, argv: readonly string[], env = process.env): Promise<number> => {
   let command: C
   let config: IngestConfig
   let tool: T
   try {
     const parsed = spec.parse(argv)
-    if (parsed === 'help') return say(spec.help), 0
-    command = parsed
+    if (parsed.name === 'help') return say(spec.help), 0
+    command = parsed as C
     config = loadConfig({ DEV_STATS_BROKER: 'kafkajs', DEV_STATS_LOG_LEVEL: 'error', ...env })
     if (config.broker === 'memory') throw new ConfigError('DEV_STATS_BROKER', `must be kafkajs or confluent for the ${spec.name} tool`)
     tool = spec.open(config)

@@ -43,10 +43,7 @@ process.exit(
       name: 'dlq',
       helpHint: 'npm run dlq -- help',
       help: DLQ_HELP,
-      parse: (argv) => {
-        const command = parseDlqArgs(argv)
-        return command.name === 'help' ? 'help' : command
-      },
+      parse: (argv) => parseDlqArgs(argv) as Exclude<DlqCommand, { name: 'help' }>,
       open: dlqToolFor,
       run: async (command, tool) => (await run(command, tool), 0),
     },

@@ -28,10 +28,7 @@ process.exit(
       name: 'replay',
       helpHint: 'npm run replay -- --help',
       help: REPLAY_HELP,
-      parse: (argv) => {
-        const command = parseReplayArgs(argv, CONSUMERS.map((c) => c.key))
-        return command.name === 'help' ? 'help' : command
-      },
+      parse: (argv) => parseReplayArgs(argv, CONSUMERS.map((c) => c.key)) as Extract<ReplayCommand, { name: 'replay' }>,
       open: replayToolFor,
       run,
     },

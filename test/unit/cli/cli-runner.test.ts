@@ -9,7 +9,8 @@ const tool = (o: { check?: () => Promise<void> } = {}) => {
   return t satisfies OpenedTool
 }
 
-const spec = (t: ReturnType<typeof tool>, run: () => Promise<number>, parse: ToolSpec<string[], typeof t>['parse'] = (argv) => [...argv]): ToolSpec<string[], typeof t> => ({
+type Cmd = { readonly name: string; readonly argv: readonly string[] }
+const spec = (t: ReturnType<typeof tool>, run: () => Promise<number>, parse: ToolSpec<Cmd, typeof t>['parse'] = (argv) => ({ name: 'run', argv })): ToolSpec<Cmd, typeof t> => ({
   name: 'test-tool',
   helpHint: 'npm run test-tool -- help',
   help: 'usage: …',
@@ -58,7 +59,7 @@ describe('runTool', () => {
     quiet()
     const t = tool()
     expect(await runTool(spec(t, async () => 1), ['x'], ENV)).toBe(1)
-    expect(await runTool(spec(t, async () => 0, () => 'help'), [], ENV)).toBe(0)
+    expect(await runTool(spec(t, async () => 0, () => ({ name: 'help' })), [], ENV)).toBe(0)
     expect(t.check).toHaveBeenCalledTimes(1)
     expect(() => parseDlqArgs(['purge'])).toThrow(UsageError)
   })
