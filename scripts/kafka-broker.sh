@@ -343,7 +343,7 @@ cmd_status() {
 cmd_create_topics() {
   # The topic list comes from the consumer registry (src/application/consumers/consumer-registry.ts).
   [[ -x "$REPO_DIR/node_modules/.bin/tsx" ]] || die "node_modules missing: run npm ci first"
-  (cd "$REPO_DIR" && DEV_STATS_KAFKA_BROKERS="$BOOTSTRAP" node_modules/.bin/tsx scripts/topics.ts)
+  (cd "$REPO_DIR" && DEV_STATS_KAFKA_BROKERS="$BOOTSTRAP" node_modules/.bin/tsx src/cli/main.ts topics)
 }
 
 usage() {

@@ -42,57 +42,60 @@ const list = (env: Env, name: string, fallback: readonly string[]): readonly str
   return raw === undefined || raw.trim() === '' ? fallback : [...new Set(raw.split(',').map((s) => s.trim()))]
 }
 
-export const loadConfig = (env: Env = process.env): IngestConfig => {
-  const config: IngestConfig = {
-    broker: text(env, 'DEV_STATS_BROKER', 'memory') as IngestConfig['broker'],
-    kafka: {
-      brokers: list(env, 'DEV_STATS_KAFKA_BROKERS', ['127.0.0.1:19092']),
-      clientId: text(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
-      security: kafkaSecurity(env),
-    },
-    store: text(env, 'DEV_STATS_STORE', 'memory') as IngestConfig['store'],
-    clickhouse: {
-      url: text(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
-      user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
-      ...clickhouseSecrets(env),
-      database: text(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
-      // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
-      ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: env.DEV_STATS_CLICKHOUSE_CLUSTER } : {}),
-    },
-    embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
-    // the feature flag dev-stats.funnel.enabled, off by default
-    funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
-    viewSources: list(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
-    logLevel: text(env, 'DEV_STATS_LOG_LEVEL', 'info'),
-    engine: {
-      maxBatchRows: whole(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
-      flushIntervalMs: whole(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
-      flushesInFlight: whole(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
-      sinkBackoff: { initialMs: whole(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000), maxMs: whole(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000) },
-      parking: {
-        maxAttempts: whole(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
-        backoff: {
-          initialMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
-          maxMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
-        },
-        maxInMemory: whole(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
-        gapMaxWaitMs: whole(env, 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', DEFAULT_GAP_MAX_WAIT_MS),
+/** The environment's strings as typed values, not yet checked against the setting rules; ConfigError for a value that is not of its type. */
+export const convertEnv = (env: Env): IngestConfig => ({
+  broker: text(env, 'DEV_STATS_BROKER', 'memory') as IngestConfig['broker'],
+  kafka: {
+    brokers: list(env, 'DEV_STATS_KAFKA_BROKERS', ['127.0.0.1:19092']),
+    clientId: text(env, 'DEV_STATS_KAFKA_CLIENT_ID', 'dev-stats-ingest'),
+    security: kafkaSecurity(env),
+  },
+  store: text(env, 'DEV_STATS_STORE', 'memory') as IngestConfig['store'],
+  clickhouse: {
+    url: text(env, 'DEV_STATS_CLICKHOUSE_URL', 'http://127.0.0.1:18123'),
+    user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
+    ...clickhouseSecrets(env),
+    database: text(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
+    // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
+    ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: env.DEV_STATS_CLICKHOUSE_CLUSTER } : {}),
+  },
+  embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
+  // the feature flag dev-stats.funnel.enabled, off by default
+  funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
+  viewSources: list(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
+  logLevel: text(env, 'DEV_STATS_LOG_LEVEL', 'info'),
+  engine: {
+    maxBatchRows: whole(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
+    flushIntervalMs: whole(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
+    flushesInFlight: whole(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
+    sinkBackoff: { initialMs: whole(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000), maxMs: whole(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000) },
+    parking: {
+      maxAttempts: whole(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
+      backoff: {
+        initialMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
+        maxMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
       },
+      maxInMemory: whole(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
+      gapMaxWaitMs: whole(env, 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', DEFAULT_GAP_MAX_WAIT_MS),
     },
-    topics: Object.fromEntries(
-      CONSUMERS.map(({ key: k }) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
-    ),
-    http: {
-      host: text(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
-      port: whole(env, 'DEV_STATS_HTTP_PORT', 9464),
-      readyMaxRetrySeconds: whole(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
-    },
-    lagIntervalMs: whole(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
-    readCache: {
-      maxEntries: whole(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
-      maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
-    },
-  }
+  },
+  topics: Object.fromEntries(
+    CONSUMERS.map(({ key: k }) => [k, { topic: env[`DEV_STATS_TOPIC_${k}`] || undefined, group: env[`DEV_STATS_GROUP_${k}`] || undefined }]),
+  ),
+  http: {
+    host: text(env, 'DEV_STATS_HTTP_HOST', '0.0.0.0'),
+    port: whole(env, 'DEV_STATS_HTTP_PORT', 9464),
+    readyMaxRetrySeconds: whole(env, 'DEV_STATS_READY_MAX_RETRY_SECONDS', 120),
+  },
+  lagIntervalMs: whole(env, 'DEV_STATS_LAG_INTERVAL_MS', 15_000),
+  readCache: {
+    maxEntries: whole(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
+    maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
+  },
+})
+
+export const loadConfig = (env: Env = process.env): IngestConfig => {
+  const config = convertEnv(env)
   const [first, ...more] = settingProblems(config)
   if (first) throw new ConfigError(first.rule.env, [first.problem, ...more.map((p) => `${p.rule.env} ${p.problem}`)].join('; '))
   return config

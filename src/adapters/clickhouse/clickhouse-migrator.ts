@@ -24,6 +24,9 @@ export const readMigrations = async (dir: string, database: string): Promise<Mig
   return Promise.all(names.map(async (n) => parseMigration(n, await readFile(joinPath(dir, n), 'utf8'), database)))
 }
 
+/** Told before each migration is applied: the `index`-th (from 0) of the `of` pending. */
+export type MigrationProgress = (step: { readonly version: string; readonly statements: number; readonly index: number; readonly of: number }) => void
+
 /**
  * Applies, in file order, every migration whose version is not yet in
  * <database>.schema_migrations, recording each after its last statement succeeded. Every
@@ -31,13 +34,14 @@ export const readMigrations = async (dir: string, database: string): Promise<Mig
  * a statement and its record is repaired by the next run. With a cluster, the statements are
  * their ON CLUSTER form (cluster-ddl.ts). Returns the versions applied now (empty when up to date).
  */
-export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now()): Promise<string[]> => {
+export const migrate = async (session: ClickHouseSession, dir = DEFAULT_MIGRATIONS_DIR, now = Date.now(), progress?: MigrationProgress): Promise<string[]> => {
   const files = await readMigrations(dir, session.database)
   const migrations = session.options.cluster ? toClusterForm(files, session.options.cluster) : files
   const applied = await appliedVersions(session)
+  const pending = migrations.filter((m) => !applied.has(m.version))
   const done: string[] = []
-  for (const m of migrations) {
-    if (applied.has(m.version)) continue
+  for (const m of pending) {
+    progress?.({ version: m.version, statements: m.statements.length, index: done.length, of: pending.length })
     for (const statement of m.statements) await applyStatement(session, statement)
     await session.insert('schema_migrations', [{ Version: m.version, AppliedAt: dateTimeText(now) }])
     done.push(m.version)

@@ -9,7 +9,7 @@ export interface TopicCatalog {
 /** Topics a consumer reads or writes are not on the broker: nothing was started. */
 export class MissingTopicsError extends PortError {
   constructor(readonly topics: readonly string[]) {
-    super(`${topics.length} topic(s) missing on the broker: ${topics.join(', ')} (create them with \`npm run topics\`)`, false)
+    super(`${topics.length} topic(s) missing on the broker: ${topics.join(', ')} (create them with \`dev-stats-ingest topics\`)`, false)
     this.name = 'MissingTopicsError'
   }
 }

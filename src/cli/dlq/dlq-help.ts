@@ -1,4 +1,4 @@
-export const DLQ_HELP = `npm run dlq -- <command> [options]
+export const DLQ_HELP = `dev-stats-ingest dlq <command> [options]
 
 Dead letters are records a consumer could not ingest (bad payload, a rule broken, a property
 object whose dimension never arrived, …). Each sits on <source topic>.dlq with its original key,
@@ -18,7 +18,7 @@ Commands
       --since/--until filter on dlq-failed-at (since inclusive, until exclusive), with the zone, e.g.
       --since 2026-11-30T00:00:00Z. --dry-run only counts what would be replayed. --rate N
       publishes at most N records per second (spares the consumers a flood).
-  help
+  help, --help
       This text.
 
 Safe to run twice. A replay has its own consumer group per source topic and filter
@@ -29,12 +29,12 @@ duplicates (FactId, unique business keys). A record dead-lettered again during a
 for the next run. summary and show commit nothing.
 
 Typical use, after deploying the fix or publishing the missing dimension:
-  npm run dlq -- summary
-  npm run dlq -- show --topic pin.favorites.favorite-added.v1 --reason dimension-gap --limit 5
-  npm run dlq -- replay --reason dimension-gap --dry-run
-  npm run dlq -- replay --reason dimension-gap
+  dev-stats-ingest dlq summary
+  dev-stats-ingest dlq show --topic pin.favorites.favorite-added.v1 --reason dimension-gap --limit 5
+  dev-stats-ingest dlq replay --reason dimension-gap --dry-run
+  dev-stats-ingest dlq replay --reason dimension-gap
 
-Environment (as for npm start)
+Environment (as for dev-stats-ingest start)
   DEV_STATS_BROKER         kafkajs (default here) or confluent (librdkafka)
   DEV_STATS_KAFKA_BROKERS  bootstrap servers (default 127.0.0.1:19092)
   DEV_STATS_TOPIC_<KEY>    a consumer's source topic when it is not the default

@@ -1,8 +1,8 @@
-export const REPLAY_HELP = `npm run replay -- --consumer <KEY|all> --from <ISO-8601 time> [--to-latest] [--dry-run]
+export const REPLAY_HELP = `dev-stats-ingest replay --consumer <KEY|all> --from <ISO-8601 time> [--to-latest] [--dry-run]
 
 Re-ingests a consumer's source topic from a point in time: moves the consumer's group, on every
 partition of its source topic, to the first record that arrived in Kafka at or after the time
-(Kafka's ListOffsets by timestamp). The next npm start re-reads from there. Re-reading is safe
+(Kafka's ListOffsets by timestamp). The next start re-reads from there. Re-reading is safe
 (spec §10): facts collapse by FactId, funnel stages by their business key, dimensions by version.
 
   --consumer KEY   a key of the consumer registry (SESSION_ENDED, LEAD_CREATED, FAVORITES, …),
@@ -19,7 +19,7 @@ active members: stop the service first. Every group is checked before any is mov
 The retry topic <group>.retry is left as it is: its parked copies are found again by re-reading
 the source, and rewinding it would dead-letter old dimension gaps a second time.
 
-Environment (as for npm start)
+Environment (as for dev-stats-ingest start)
   DEV_STATS_BROKER         kafkajs (default here) or confluent (librdkafka)
   DEV_STATS_KAFKA_BROKERS  bootstrap servers (default 127.0.0.1:19092), and the security settings
   DEV_STATS_TOPIC_<KEY> / DEV_STATS_GROUP_<KEY>   a consumer's topic / group when not the default

@@ -25,7 +25,7 @@ export const planText = (r: ConsumerReplay, from: number): string => {
 export const refusalText = (busy: readonly ConsumerReplay[]): string =>
   [
     ...busy.map((r) => `refused: group ${r.consumer.groupId} (${r.consumer.spec.key}) has ${r.members.length} active member(s): ${membersText(r.members)}`),
-    'Stop every service instance of these groups (npm start) first: Kafka refuses to move the offsets of a group that has members.',
+    'Stop every service instance of these groups (dev-stats-ingest start) first: Kafka refuses to move the offsets of a group that has members.',
     'Nothing was changed.',
   ].join('\n')
 

@@ -38,7 +38,7 @@ interface Service {
 
 const startService = (env: Record<string, string>, port: number): Service => {
   const output: string[] = []
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (b: Buffer) => output.push(b.toString()))
   child.stderr?.on('data', (b: Buffer) => output.push(b.toString()))
   return { child, output, url: `http://127.0.0.1:${port}` }

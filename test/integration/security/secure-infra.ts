@@ -83,5 +83,5 @@ export class Child {
 
 export const npm = (args: readonly string[], env: Record<string, string>): Promise<Run> => new Child(['npm', '--silent', ...args], env).exited
 
-/** What `npm start` runs (`tsx src/main.ts`), without npm in between, so that SIGTERM reaches the service itself. */
-export const service = (env: Record<string, string>): Child => new Child([process.execPath, '--import', 'tsx', 'src/main.ts'], env)
+/** What `npm start` runs (`tsx src/cli/main.ts start`), without npm in between, so that SIGTERM reaches the service itself. */
+export const service = (env: Record<string, string>): Child => new Child([process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'start'], env)

@@ -1,9 +1,10 @@
-// `npm run dlq -- <command>`: inspect and replay dead letters (see dlq-help.ts or `npm run dlq -- help`).
+// `dev-stats-ingest dlq <command>` (npm run dlq): inspect and replay dead letters (dlq-help.ts).
 import { randomUUID } from 'node:crypto'
 import { replayDeadLetters } from '../../application/dlq/replay-dead-letters.js'
 import { showDeadLetters } from '../../application/dlq/show-dead-letters.js'
 import { summarizeDeadLetters } from '../../application/dlq/summarize-dead-letters.js'
 import { dlqToolFor, type DlqTool } from '../../composition/dlq-tool.js'
+import type { CommandRun } from '../cli-command.js'
 import { runTool } from '../cli-runner.js'
 import { DLQ_HELP } from './dlq-help.js'
 import { parseDlqArgs, type DlqCommand } from './dlq-args.js'
@@ -14,7 +15,7 @@ const say = (s: string): void => void process.stdout.write(`${s}\n`)
 // summary and show read as a group of their own that commits nothing and is never reused
 const inspectGroup = () => `dev-stats-dlq-inspect.${randomUUID()}`
 
-const run = async (command: Exclude<DlqCommand, { name: 'help' }>, tool: DlqTool): Promise<void> => {
+const execute = async (command: Exclude<DlqCommand, { name: 'help' }>, tool: DlqTool): Promise<void> => {
   const topics = command.topic ? [command.topic] : tool.sourceTopics
   switch (command.name) {
     case 'summary':
@@ -37,16 +38,16 @@ const run = async (command: Exclude<DlqCommand, { name: 'help' }>, tool: DlqTool
   }
 }
 
-process.exit(
-  await runTool(
+export const run: CommandRun = (argv, env) =>
+  runTool(
     {
       name: 'dlq',
-      helpHint: 'npm run dlq -- help',
+      helpHint: 'dev-stats-ingest dlq --help',
       help: DLQ_HELP,
       parse: (argv) => parseDlqArgs(argv) as Exclude<DlqCommand, { name: 'help' }>,
       open: dlqToolFor,
-      run: async (command, tool) => (await run(command, tool), 0),
+      run: async (command, tool) => (await execute(command, tool), 0),
     },
-    process.argv.slice(2),
-  ),
-)
+    argv,
+    env,
+  )

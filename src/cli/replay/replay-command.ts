@@ -1,6 +1,7 @@
-// `npm run replay -- --consumer <KEY|all> --from <time> [--to-latest] [--dry-run]` (replay-help.ts).
+// `dev-stats-ingest replay --consumer <KEY|all> --from <time> [--to-latest] [--dry-run]` (replay-help.ts).
 import { replayConsumers } from '../../application/replay/replay-consumer.js'
 import { replayToolFor, type ReplayTool } from '../../composition/replay-tool.js'
+import type { CommandRun } from '../cli-command.js'
 import { runTool } from '../cli-runner.js'
 import { CONSUMERS } from '../../application/consumers/consumer-registry.js'
 import { parseReplayArgs, type ReplayCommand } from './replay-args.js'
@@ -9,7 +10,7 @@ import { outcomeText, planText } from './replay-print.js'
 
 const say = (s: string): void => void process.stdout.write(`${s}\n`)
 
-const run = async (command: Extract<ReplayCommand, { name: 'replay' }>, tool: ReplayTool): Promise<number> => {
+const execute = async (command: Extract<ReplayCommand, { name: 'replay' }>, tool: ReplayTool): Promise<number> => {
   const wanted = command.consumers
   const consumers = wanted === 'all' ? tool.consumers : tool.consumers.filter((c) => wanted.includes(c.spec.key))
   const outcome = await replayConsumers(tool.admin)(consumers, { from: command.from, dryRun: command.dryRun, toLatest: command.toLatest })
@@ -22,16 +23,16 @@ const run = async (command: Extract<ReplayCommand, { name: 'replay' }>, tool: Re
   return 0
 }
 
-process.exit(
-  await runTool(
+export const run: CommandRun = (argv, env) =>
+  runTool(
     {
       name: 'replay',
-      helpHint: 'npm run replay -- --help',
+      helpHint: 'dev-stats-ingest replay --help',
       help: REPLAY_HELP,
       parse: (argv) => parseReplayArgs(argv, CONSUMERS.map((c) => c.key)) as Extract<ReplayCommand, { name: 'replay' }>,
       open: replayToolFor,
-      run,
+      run: execute,
     },
-    process.argv.slice(2),
-  ),
-)
+    argv,
+    env,
+  )

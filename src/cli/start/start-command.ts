@@ -1,0 +1,87 @@
+// `dev-stats-ingest start` (npm start): the standalone service, one host of the library's public
+// entry. Runs every enabled consumer against the configured broker and store until SIGTERM or
+// SIGINT, then finishes the in-flight batches, commits what was inserted and leaves the groups.
+import { pino, type Logger } from 'pino'
+import { serveOps } from '../../composition/ops.js'
+import { readApiSettings } from '../../composition/read-api-config.js'
+import {
+  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, decodeKafkaJsHeaderValuesAsText, type DevStatsIngest,
+} from '../../index.js'
+import { flagCommand } from '../cli-command.js'
+
+const HELP = `dev-stats-ingest start
+
+Runs every enabled consumer against the configured broker and store, serves /metrics, /health
+and (with a DEV_STATS_READ_API_* key) the read API on DEV_STATS_HTTP_HOST:DEV_STATS_HTTP_PORT,
+until SIGTERM or SIGINT: then finishes the batches in flight, commits what was inserted, leaves
+the consumer groups and exits 0. Logs are JSON lines on stdout (pino).
+
+Settings: the DEV_STATS_* environment variables (README, Configuration); dev-stats-ingest check
+tries them without starting anything.
+
+Exit codes: 0 stopped on a signal; 1 a server unreachable, the store lacking a migration, topics
+missing or the HTTP port taken (the reason on stderr); 2 an invalid setting or the chosen
+optional client not installed.`
+
+const failed = (code: 1 | 2, message: string): number => {
+  process.stderr.write(`${code === 2 ? '' : 'dev-stats ingest: '}${message}\n`)
+  return code
+}
+
+const isSettingError = (e: unknown): e is Error => e instanceof ConfigError || e instanceof ConfluentClientMissing || e instanceof EmbeddedStoreMissing
+
+/** Resolves with the exit code once stopped (0 after a signal) or refused at start. */
+const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
+  let ingest: DevStatsIngest
+  let readApi: ReturnType<typeof readApiSettings>
+  let logger: Logger
+  try {
+    const config = configFromEnv(env)
+    // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
+    readApi = readApiSettings(env)
+    // Every kafkajs consumer of this process is the library's: header values as text, no Buffer each.
+    decodeKafkaJsHeaderValuesAsText()
+    logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
+    ingest = createDevStatsIngest({ config, logger })
+  } catch (e) {
+    if (isSettingError(e)) return failed(2, e.message)
+    throw e
+  }
+  const { http } = ingest.config
+
+  let ops: Awaited<ReturnType<typeof serveOps>> | undefined
+  let stopped: (code: number) => void = () => undefined
+  const exit = new Promise<number>((resolve) => (stopped = resolve))
+  let stopping: Promise<void> | undefined
+  const shutdown = (signal: string) => {
+    stopping ??= (async () => {
+      logger.info({ signal }, 'stopping: finishing the in-flight batches')
+      await ingest.stop()
+      await ops?.close()
+      logger.info({}, 'stopped')
+    })()
+    void stopping.then(() => stopped(0), (e: unknown) => {
+      logger.error({ err: String(e) }, 'unclean stop')
+      stopped(1)
+    })
+  }
+  // on, not once: npm passes the signal on as well, and a second SIGTERM must not kill the shutdown
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+
+  try {
+    ops = await serveOps(ingest, http, logger, readApi)
+  } catch (e) {
+    return failed(1, `cannot serve HTTP on ${http.host}:${http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}`)
+  }
+  try {
+    await ingest.start()
+  } catch (e) {
+    if (!(e instanceof StartupError)) throw e
+    logger.error({ failure: e.failure, retriable: e.retriable }, e.message.split('\n')[0] ?? e.failure)
+    return failed(1, e.message)
+  }
+  return exit
+}
+
+export const run = flagCommand({ name: 'start', help: HELP, options: {}, run: (_, env) => serve(env) })
