@@ -4,6 +4,7 @@ import type { Env } from './config.js'
 import { pemFile, secret } from './security-config.js'
 
 const SECRET = 'DEV_STATS_READ_API_JWT_SECRET'
+const SECRET_FILE = 'DEV_STATS_READ_API_JWT_SECRET_FILE'
 const PUBLIC_KEY = 'DEV_STATS_READ_API_JWT_PUBLIC_KEY_FILE'
 const JWKS = 'DEV_STATS_READ_API_JWKS_URL'
 const MIN_SECRET_BYTES = 32
@@ -15,7 +16,7 @@ const set = (env: Env, name: string): boolean => env[name] !== undefined && env[
 const secretKey = (env: Env): TokenKey => {
   const text = secret(env, SECRET) ?? ''
   const bytes = new TextEncoder().encode(text)
-  const name = set(env, `${SECRET}_FILE`) ? `${SECRET}_FILE` : SECRET
+  const name = set(env, SECRET_FILE) ? SECRET_FILE : SECRET
   if (bytes.length < MIN_SECRET_BYTES) throw new ConfigError(name, `must hold at least ${MIN_SECRET_BYTES} bytes for HS256, got ${bytes.length}`)
   return { kind: 'secret', secret: bytes }
 }
@@ -54,14 +55,14 @@ const tolerance = (env: Env, name: string): number => {
  */
 export const readApiSettings = (env: Env = process.env): TokenSettings | undefined => {
   const sources = [
-    ...(set(env, SECRET) || set(env, `${SECRET}_FILE`) ? [[set(env, `${SECRET}_FILE`) ? `${SECRET}_FILE` : SECRET, secretKey] as const] : []),
+    ...(set(env, SECRET) || set(env, SECRET_FILE) ? [[set(env, SECRET_FILE) ? SECRET_FILE : SECRET, secretKey] as const] : []),
     ...(set(env, PUBLIC_KEY) ? [[PUBLIC_KEY, publicKey] as const] : []),
     ...(set(env, JWKS) ? [[JWKS, jwksUrl] as const] : []),
   ]
   const others = ['DEV_STATS_READ_API_ISSUER', 'DEV_STATS_READ_API_AUDIENCE', 'DEV_STATS_READ_API_DEVELOPER_CLAIM', 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS']
   if (sources.length === 0) {
     const orphan = others.find((n) => set(env, n))
-    if (orphan) throw new ConfigError(orphan, `is set, but no key is: set ${SECRET}_FILE, ${PUBLIC_KEY} or ${JWKS}`)
+    if (orphan) throw new ConfigError(orphan, `is set, but no key is: set ${SECRET_FILE}, ${PUBLIC_KEY} or ${JWKS}`)
     return undefined
   }
   const [first, second] = sources

@@ -1,0 +1,153 @@
+// docs/configuration.md, generated: every DEV_STATS_* variable with its default, range and meaning.
+//   npm run docs:config    # rewrites docs/configuration.md
+// Defaults are read from the configuration the code builds from an empty environment, ranges from
+// the setting rules' own words (src/composition/setting-rules.ts); what a variable means is said
+// here. test/unit/docs/configuration-doc.test.ts fails when the file differs from this output, when
+// src/ reads a variable this table lacks, or when the table names one src/ never reads.
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { convertEnv } from '../src/composition/config.js'
+import { SETTING_RULES } from '../src/composition/setting-rules.js'
+
+interface Setting {
+  readonly env: string
+  readonly meaning: string
+  /** When the default is not the value at the rule's config path. */
+  readonly default?: string
+  /** When no setting rule checks it. */
+  readonly range?: string
+}
+
+interface Group {
+  readonly title: string
+  readonly settings: readonly Setting[]
+}
+
+const GROUPS: readonly Group[] = [
+  {
+    title: 'Clients and store',
+    settings: [
+      { env: 'DEV_STATS_BROKER', meaning: 'the Kafka client: `kafkajs`, `confluent` (librdkafka, an optional dependency) or `memory` (in-process, the demo). `replay` and `dlq` default to `kafkajs`' },
+      { env: 'DEV_STATS_STORE', meaning: 'where facts go: `clickhouse` (a server over HTTP), `embedded` (chdb, an optional dependency) or `memory`. `migrate`, `backfill` default to `clickhouse`' },
+      { env: 'DEV_STATS_LOG_LEVEL', meaning: 'pino level of the JSON log lines (`replay` and `dlq` default to `error`)' },
+      { env: 'DEV_STATS_FUNNEL_ENABLED', default: '`false`', range: '`true` or `false` (also 1/0, on/off, yes/no)', meaning: 'the flag `dev-stats.funnel.enabled`: runs the lead-created consumer (seed 003)' },
+      { env: 'DEV_STATS_VIEW_SOURCES', meaning: 'ViewSource values stored as themselves; any other is stored as `Unknown` with a warning, the wire value kept in `ViewSourceRaw`' },
+    ],
+  },
+  {
+    title: 'Kafka',
+    settings: [
+      { env: 'DEV_STATS_KAFKA_BROKERS', meaning: 'bootstrap servers, comma-separated' },
+      { env: 'DEV_STATS_KAFKA_CLIENT_ID', meaning: 'the Kafka client id' },
+      { env: 'DEV_STATS_KAFKA_SECURITY_PROTOCOL', default: '`plaintext`', range: '`plaintext`, `ssl`, `sasl_ssl` or `sasl_plaintext`', meaning: "the listener's type (docs/security.md)" },
+      { env: 'DEV_STATS_KAFKA_SASL_MECHANISM', default: '`scram-sha-512`', range: '`scram-sha-256`, `scram-sha-512` or `plain`', meaning: 'only with `sasl_*`' },
+      { env: 'DEV_STATS_KAFKA_SASL_USERNAME', default: 'unset', range: 'required with `sasl_*`', meaning: 'the SASL user' },
+      { env: 'DEV_STATS_KAFKA_SASL_PASSWORD', default: 'unset', range: 'required with `sasl_*`', meaning: 'its password; or `DEV_STATS_KAFKA_SASL_PASSWORD_FILE`, a file holding it (one trailing newline dropped), never both' },
+      { env: 'DEV_STATS_KAFKA_SASL_PASSWORD_FILE', default: 'unset', range: 'a readable file', meaning: 'see `DEV_STATS_KAFKA_SASL_PASSWORD`' },
+      { env: 'DEV_STATS_KAFKA_SSL_CA_FILE', default: 'the system trust store', range: 'a PEM file; only with `ssl`/`sasl_ssl`', meaning: "CA certificate(s) that signed the brokers' certificates" },
+      { env: 'DEV_STATS_KAFKA_SSL_CERT_FILE', default: 'unset', range: 'a PEM file, with the key', meaning: 'client certificate, for listeners that require mutual TLS' },
+      { env: 'DEV_STATS_KAFKA_SSL_KEY_FILE', default: 'unset', range: 'a PEM file, with the certificate', meaning: 'its private key' },
+      { env: 'DEV_STATS_KAFKA_SSL_KEY_PASSWORD', default: 'unset', range: 'text', meaning: 'passphrase of an encrypted client key; or `DEV_STATS_KAFKA_SSL_KEY_PASSWORD_FILE`' },
+      { env: 'DEV_STATS_KAFKA_SSL_KEY_PASSWORD_FILE', default: 'unset', range: 'a readable file', meaning: 'see `DEV_STATS_KAFKA_SSL_KEY_PASSWORD`' },
+      { env: 'DEV_STATS_TOPIC_<KEY>', default: 'spec §2', range: 'a topic name', meaning: "a consumer's source topic (its `.dlq` follows); KEY is its `key` in `src/application/consumers/consumer-registry.ts`, e.g. `SESSION_ENDED`" },
+      { env: 'DEV_STATS_GROUP_<KEY>', default: 'spec §2', range: 'a group id', meaning: "a consumer's group (its `.retry` topic follows)" },
+    ],
+  },
+  {
+    title: 'ClickHouse',
+    settings: [
+      { env: 'DEV_STATS_CLICKHOUSE_URL', meaning: 'the server; `https://…` for TLS' },
+      { env: 'DEV_STATS_CLICKHOUSE_USER', default: '`default`', range: 'a user name', meaning: 'the ClickHouse user' },
+      { env: 'DEV_STATS_CLICKHOUSE_PASSWORD', default: 'empty', range: 'text', meaning: 'its password; or `DEV_STATS_CLICKHOUSE_PASSWORD_FILE`, never both' },
+      { env: 'DEV_STATS_CLICKHOUSE_PASSWORD_FILE', default: 'unset', range: 'a readable file', meaning: 'see `DEV_STATS_CLICKHOUSE_PASSWORD`' },
+      { env: 'DEV_STATS_CLICKHOUSE_CA_FILE', default: 'the system trust store', range: 'a PEM file; only with `https://`', meaning: "CA certificate of the server's certificate" },
+      { env: 'DEV_STATS_CLICKHOUSE_DATABASE', meaning: 'the database of every table' },
+      { env: 'DEV_STATS_CLICKHOUSE_CLUSTER', default: 'unset', meaning: "a cluster of the servers' `<remote_servers>`: migrations create Replicated* tables `ON CLUSTER` and Distributed tables under the usual names (docs/clickhouse.md)" },
+      { env: 'DEV_STATS_EMBEDDED_PATH', default: '`.infra/embedded-clickhouse`', range: 'a directory', meaning: "chdb's data directory (`DEV_STATS_STORE=embedded`)" },
+    ],
+  },
+  {
+    title: 'Batching, retries and parking',
+    settings: [
+      { env: 'DEV_STATS_BATCH_MAX_ROWS', meaning: 'a batch is inserted at this many records' },
+      { env: 'DEV_STATS_FLUSH_INTERVAL_MS', meaning: 'a non-empty batch is inserted at the latest after this' },
+      { env: 'DEV_STATS_FLUSHES_IN_FLIGHT', meaning: "sealed batches of one consumer inserting at once (commits stay in batch order)" },
+      { env: 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', meaning: 'first delay before retrying a failed insert or publish (doubling)' },
+      { env: 'DEV_STATS_SINK_BACKOFF_MAX_MS', meaning: 'longest such delay' },
+      { env: 'DEV_STATS_PARKING_MAX_ATTEMPTS', meaning: 'late-dimension attempts before `dimension-gap`, declared only once the dimension consumer is proven past the record (docs/ingest-rules.md)' },
+      { env: 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', meaning: 'delay before the first parking attempt (doubling)' },
+      { env: 'DEV_STATS_PARKING_BACKOFF_MAX_MS', meaning: 'longest delay between parking attempts' },
+      { env: 'DEV_STATS_PARKING_GAP_MAX_WAIT_MS', meaning: "how long past its attempts a record waits for the dimension consumer's progress before an unproven `dimension-gap`" },
+      { env: 'DEV_STATS_PARKING_MAX_IN_MEMORY', meaning: 'parked copies not yet due held in memory per consumer; beyond it the retry topic is paused' },
+    ],
+  },
+  {
+    title: 'HTTP, health and lag',
+    settings: [
+      { env: 'DEV_STATS_HTTP_HOST', meaning: 'address the HTTP server listens on' },
+      { env: 'DEV_STATS_HTTP_PORT', meaning: '`/metrics`, `/health/live`, `/health/ready` and, with a read API key, `/v1/…`; `0`: no HTTP server' },
+      { env: 'DEV_STATS_READY_MAX_RETRY_SECONDS', meaning: '`/health/ready` turns 503 when a consumer retries one batch longer than this' },
+      { env: 'DEV_STATS_LAG_INTERVAL_MS', meaning: 'how often consumer lag is read (the lag gauge and the dimension progress parked records wait on)' },
+    ],
+  },
+  {
+    title: 'Read API and read cache',
+    settings: [
+      { env: 'DEV_STATS_READ_API_JWT_SECRET', default: 'unset', range: 'at least 32 bytes', meaning: 'HS256 secret of the bearer tokens; or `DEV_STATS_READ_API_JWT_SECRET_FILE`. One key source turns the read API on' },
+      { env: 'DEV_STATS_READ_API_JWT_SECRET_FILE', default: 'unset', range: 'a readable file', meaning: 'a file holding the HS256 secret (one trailing newline dropped)' },
+      { env: 'DEV_STATS_READ_API_JWT_PUBLIC_KEY_FILE', default: 'unset', range: 'a PEM RSA or EC P-256 public key or certificate', meaning: 'RS256 / ES256 tokens' },
+      { env: 'DEV_STATS_READ_API_JWKS_URL', default: 'unset', range: 'an http(s) URL', meaning: "the identity provider's JWKS (RS256/ES256 by `kid`), cached, refetched for an unknown `kid` (rotation)" },
+      { env: 'DEV_STATS_READ_API_ISSUER', default: 'unset', range: 'text', meaning: 'checked when set: `iss` must equal it' },
+      { env: 'DEV_STATS_READ_API_AUDIENCE', default: 'unset', range: 'text', meaning: 'checked when set: `aud` must contain it' },
+      { env: 'DEV_STATS_READ_API_DEVELOPER_CLAIM', default: '`developer_id`', range: 'a claim name without spaces', meaning: 'the claim holding the DeveloperId (a GUID)' },
+      { env: 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS', default: '`30`', range: '0–300', meaning: 'skew allowed on `exp` and `nbf`' },
+      { env: 'DEV_STATS_READ_CACHE_ENTRIES', meaning: "read answers kept while the store's data behind them is unchanged; `0`: no cache" },
+      { env: 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', meaning: 'an answer the store confirmed this recently is served without asking again; `0`: every read asks' },
+    ],
+  },
+]
+
+const code = (v: unknown): string => (Array.isArray(v) ? `\`${v.join(',')}\`` : `\`${String(v)}\``)
+
+const valueAt = (config: unknown, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], config)
+
+const withValueAt = (config: unknown, [key, ...rest]: readonly string[], value: unknown): unknown =>
+  key === undefined ? value : { ...(config as object), [key]: withValueAt((config as Record<string, unknown>)[key], rest, value) }
+
+const NOT_A_VALUE = Symbol('not a value')
+
+/** A rule's words for what the setting must be, from its problem with a value that is nothing. */
+const ruleRange = (problem: string | undefined): string | undefined =>
+  problem?.replace(/^must list /, 'a list of ').replace(/^must (be )?/, '').replace(/, got [\s\S]*$/, '').replaceAll('|', ', ').replace(/(\[[^\]]+\](\[[^\]]+\])?\*?)/g, '`$1`')
+
+const row = (s: Setting): string => {
+  const rule = SETTING_RULES.find((r) => r.env === s.env)
+  const defaults = convertEnv({})
+  const fallback = s.default ?? (rule ? code(valueAt(defaults, rule.path)) : undefined)
+  const range = s.range ?? (rule ? ruleRange(rule.problem(withValueAt(defaults, rule.path.split('.'), NOT_A_VALUE) as typeof defaults)) : undefined)
+  if (fallback === undefined || range === undefined) throw new Error(`${s.env}: no default or range (no setting rule checks it: say them here)`)
+  return `| \`${s.env}\` | ${fallback} | ${range} | ${s.meaning} |`
+}
+
+export const configurationDoc = (): string =>
+  [
+    '# Configuration',
+    '',
+    'Every setting of the service and of the `dev-stats-ingest` commands is a `DEV_STATS_*` environment',
+    'variable (a host passes the same settings as `config`, see docs/embedding.md); an invalid one stops',
+    'start-up naming itself (exit 2), and `dev-stats-ingest check` names every invalid one at once.',
+    '',
+    '<!-- generated by `npm run docs:config` from src/composition (config.ts, setting-rules.ts); do not edit -->',
+    ...GROUPS.flatMap((g) => ['', `## ${g.title}`, '', '| variable | default | range | meaning |', '|---|---|---|---|', ...g.settings.map(row)]),
+    '',
+  ].join('\n')
+
+/** Every variable the document names. */
+export const documentedVariables = (): readonly string[] => GROUPS.flatMap((g) => g.settings.map((s) => s.env))
+
+export const DOC_PATH = fileURLToPath(new URL('../docs/configuration.md', import.meta.url))
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(DOC_PATH, configurationDoc())
+  console.log(`wrote ${DOC_PATH}`)
+}
