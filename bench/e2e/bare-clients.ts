@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import kafkajs from 'kafkajs'
-import { CONFLUENT_CONSUME_MAX } from '../../src/adapters/kafka/fetch-settings.js'
+import { CONFLUENT_CONSUME_MAX } from '../../src/adapters/kafka/librdkafka/fetch-settings.js'
 import { floorInChild } from '../floor.js'
 import { createTopics, deleteTopics, KAFKA_BROKERS } from './infra.js'
 import { producer, runId } from './records.js'
@@ -60,9 +60,9 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
   let stop: () => Promise<void>
   if (mode.startsWith('kafkajs')) {
     const adapter = mode.startsWith('kafkajs+adapter')
-    if (adapter) await import('../../src/adapters/kafka/kafkajs-broker.js') // installs its decoder
-    if (mode.endsWith('as text')) (await import('../../src/adapters/kafka/kafkajs-record-decoder.js')).decodeKafkaJsHeaderValuesAsText()
-    const { toBrokerRecord } = await import('../../src/adapters/kafka/kafka-records.js')
+    if (adapter) await import('../../src/adapters/kafka/kafkajs/kafkajs-broker.js') // installs its decoder
+    if (mode.endsWith('as text')) (await import('../../src/adapters/kafka/kafkajs/kafkajs-record-decoder.js')).decodeKafkaJsHeaderValuesAsText()
+    const { toBrokerRecord } = await import('../../src/adapters/kafka/shared/kafka-records.js')
     const kafka = new kafkajs.Kafka({ brokers: [...KAFKA_BROKERS], logLevel: kafkajs.logLevel.NOTHING })
     const consumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 2000 })
     await consumer.connect()
@@ -76,7 +76,7 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
     })
     stop = () => consumer.disconnect()
   } else if (mode === 'librdkafka KafkaJS API') {
-    const { KafkaJS } = (await import('../../src/adapters/kafka/confluent-client.js')).confluentClient()
+    const { KafkaJS } = (await import('../../src/adapters/kafka/librdkafka/confluent-client.js')).confluentClient()
     const kafka = new KafkaJS.Kafka({ kafkaJS: { brokers: [...KAFKA_BROKERS], logLevel: KafkaJS.logLevel.NOTHING } })
     const consumer = kafka.consumer({ kafkaJS: { groupId: group, fromBeginning: true, autoCommit: false } })
     await consumer.connect()
@@ -84,9 +84,9 @@ const child = async (mode: Mode, topic: string, n: number, round: number): Promi
     await consumer.run({ eachBatch: async ({ batch }) => seen(batch.messages.length) })
     stop = () => consumer.disconnect()
   } else {
-    const { nativeClient } = await import('../../src/adapters/kafka/confluent-native-client.js')
-    const { ASSIGN } = await import('../../src/adapters/kafka/confluent-native-consumer.js')
-    const { batchesOf } = await import('../../src/adapters/kafka/confluent-native-records.js')
+    const { nativeClient } = await import('../../src/adapters/kafka/librdkafka/confluent-native-client.js')
+    const { ASSIGN } = await import('../../src/adapters/kafka/librdkafka/confluent-native-consumer.js')
+    const { batchesOf } = await import('../../src/adapters/kafka/librdkafka/confluent-native-records.js')
     const max = Number(/consume\((\d+)\)/.exec(mode)?.[1])
     const adapter = mode.includes('+adapter')
     let stopping = false

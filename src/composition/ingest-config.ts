@@ -1,6 +1,6 @@
 import type { ConsumerOverrides } from '../application/consumers/consumer-topics.js'
 import type { EngineConfig } from '../application/engine/engine-config.js'
-import type { KafkaSecurity } from '../adapters/kafka/kafka-security.js'
+import type { KafkaSecurity } from '../adapters/kafka/shared/kafka-security.js'
 
 /** Environment settings; every value is validated and an invalid one names itself at start-up. */
 export interface IngestConfig {

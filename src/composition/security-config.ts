@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { KafkaSecurity, KafkaSecurityProtocol, SaslMechanism } from '../adapters/kafka/kafka-security.js'
+import type { KafkaSecurity, KafkaSecurityProtocol, SaslMechanism } from '../adapters/kafka/shared/kafka-security.js'
 import { ConfigError } from './config-error.js'
 
 type Env = Readonly<Record<string, string | undefined>>

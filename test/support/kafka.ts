@@ -1,8 +1,8 @@
 import kafkajs from 'kafkajs'
 import type { Broker, BrokerRecord, OutboundRecord } from '../../src/application/ports/broker.port.js'
-import { ConfluentBroker } from '../../src/adapters/kafka/confluent-broker.js'
-import { KafkaJsBroker } from '../../src/adapters/kafka/kafkajs-broker.js'
-import type { KafkaOptions } from '../../src/adapters/kafka/kafka-options.js'
+import { ConfluentBroker } from '../../src/adapters/kafka/librdkafka/confluent-broker.js'
+import { KafkaJsBroker } from '../../src/adapters/kafka/kafkajs/kafkajs-broker.js'
+import type { KafkaOptions } from '../../src/adapters/kafka/shared/kafka-options.js'
 import { binaryRecord, sessionEndedPayload } from './events.js'
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'

@@ -2,10 +2,11 @@
 // entry. Runs every enabled consumer against the configured broker and store until SIGTERM or
 // SIGINT, then finishes the in-flight batches, commits what was inserted and leaves the groups.
 import { pino, type Logger } from 'pino'
+import { decodeKafkaJsHeaderValuesAsText } from '../../adapters/kafka/kafkajs/kafkajs-record-decoder.js'
 import { serveOps } from '../../composition/ops.js'
 import { readApiSettings } from '../../composition/read-api-config.js'
 import {
-  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, decodeKafkaJsHeaderValuesAsText, type DevStatsIngest,
+  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
 } from '../../index.js'
 import { flagCommand } from '../cli-command.js'
 

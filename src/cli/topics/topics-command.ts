@@ -2,8 +2,8 @@
 // topic the consumer registry needs (source, `.dlq`, `.retry` of every registered consumer, with the
 // DEV_STATS_TOPIC_/GROUP_ overrides). Creates what is missing, never deletes, reports both.
 import { topicsToProvision } from '../../application/consumers/consumer-topics.js'
-import { KafkaJsBroker } from '../../adapters/kafka/kafkajs-broker.js'
-import { KafkaJsTopicCatalog } from '../../adapters/kafka/kafkajs-topic-catalog.js'
+import { KafkaJsBroker } from '../../adapters/kafka/kafkajs/kafkajs-broker.js'
+import { KafkaJsTopicCatalog } from '../../adapters/kafka/kafkajs/kafkajs-topic-catalog.js'
 import { loadConfig, type IngestConfig } from '../../composition/config.js'
 import { allConsumersOf } from '../../composition/consumers.js'
 import { explainKafkaFailure } from '../../composition/startup-errors.js'

@@ -1,4 +1,4 @@
-import { AdminLagReader } from '../../../src/adapters/kafka/admin-lag-reader.js'
+import { AdminLagReader } from '../../../src/adapters/kafka/shared/admin-lag-reader.js'
 import { consumerLagContract } from '../../../src/testing/contracts/consumer-lag.contract.js'
 import { createTopic, KAFKA_ADAPTERS, kafkaBroker } from '../../support/kafka.js'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { AdminLagReader } from '../../../src/adapters/kafka/admin-lag-reader.js'
+import { AdminLagReader } from '../../../src/adapters/kafka/shared/admin-lag-reader.js'
 import { DimensionProgressTracker } from '../../../src/application/engine/dimension-progress.js'
 import { leadCreatedHandler } from '../../../src/application/handlers/lead-created.handler.js'
 import { propertyObjectUpsertedHandler } from '../../../src/application/handlers/property-object-upserted.handler.js'

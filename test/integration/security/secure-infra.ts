@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import type { KafkaOptions } from '../../../src/adapters/kafka/kafka-options.js'
+import type { KafkaOptions } from '../../../src/adapters/kafka/shared/kafka-options.js'
 import { loadConfig } from '../../../src/composition/config.js'
 
 // The secured Kafka (SASL_SSL SCRAM-SHA-512 on 29094) and ClickHouse (HTTPS on 18443) of

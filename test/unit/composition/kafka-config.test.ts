@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfluentBroker } from '../../../src/adapters/kafka/confluent-broker.js'
-import { KafkaJsBroker } from '../../../src/adapters/kafka/kafkajs-broker.js'
+import { ConfluentBroker } from '../../../src/adapters/kafka/librdkafka/confluent-broker.js'
+import { KafkaJsBroker } from '../../../src/adapters/kafka/kafkajs/kafkajs-broker.js'
 import { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js'
 import { ConfigError, loadConfig } from '../../../src/composition/config.js'
 import { createContainer } from '../../../src/composition/container.js'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { BrokerRecord } from '../../../../src/application/ports/broker.port.js'
-import { batchesOf, type NativeMessage } from '../../../../src/adapters/kafka/confluent-native-records.js'
+import { batchesOf, type NativeMessage } from '../../../../src/adapters/kafka/librdkafka/confluent-native-records.js'
 
 const text = (u: Uint8Array | null) => (u === null ? null : Buffer.from(u).toString('utf8'))
 const message = (partition: number, offset: number, extra: Partial<NativeMessage> = {}): NativeMessage => ({

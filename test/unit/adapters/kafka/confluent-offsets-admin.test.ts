@@ -6,16 +6,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 // the lag monitor (every 15 s) asked at that moment (librdkafka 2.15.1; upstream librdkafka#5040,
 // confluent-kafka-javascript#374). The confluent adapter reads offsets and lag with kafkajs.
 const librdkafka = vi.hoisted(() => ({ loads: 0 }))
-vi.mock('../../../../src/adapters/kafka/confluent-client.js', async (original) => ({
-  ...(await original<typeof import('../../../../src/adapters/kafka/confluent-client.js')>()),
+vi.mock('../../../../src/adapters/kafka/librdkafka/confluent-client.js', async (original) => ({
+  ...(await original<typeof import('../../../../src/adapters/kafka/librdkafka/confluent-client.js')>()),
   confluentClient: () => {
     librdkafka.loads++
     throw new Error('librdkafka loaded')
   },
 }))
 
-const { ConfluentBroker } = await import('../../../../src/adapters/kafka/confluent-broker.js')
-const { AdminLagReader } = await import('../../../../src/adapters/kafka/admin-lag-reader.js')
+const { ConfluentBroker } = await import('../../../../src/adapters/kafka/librdkafka/confluent-broker.js')
+const { AdminLagReader } = await import('../../../../src/adapters/kafka/shared/admin-lag-reader.js')
 
 describe('confluent adapter: offsets and lag without librdkafka\'s admin client', () => {
   afterEach(() => void (librdkafka.loads = 0))

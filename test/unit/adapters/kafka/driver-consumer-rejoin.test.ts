@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from '../../../../src/adapters/kafka/driver-consumer.js'
+import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from '../../../../src/adapters/kafka/kafkajs/driver-consumer.js'
 
 // Found by the soak (issue 20): after a broker restart kafkajs crashed some consumers with
 // "Failed to find group coordinator" and did not restart them; the process lived on and the

@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs'
 import { describe, expect, it } from 'vitest'
-import { confluentLogger, kafkaJsLogCreator } from '../../../../src/adapters/kafka/kafka-client-logs.js'
+import { confluentLogger, kafkaJsLogCreator } from '../../../../src/adapters/kafka/shared/kafka-client-logs.js'
 import { RecordingLogger } from '../../../support/recording-logger.js'
 
 const { logLevel } = kafkajs

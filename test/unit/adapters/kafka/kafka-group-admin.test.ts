@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { kafkaGroupAdmin, type GroupAdminClient, type GroupCommit } from '../../../../src/adapters/kafka/kafka-group-admin.js'
+import { kafkaGroupAdmin, type GroupAdminClient, type GroupCommit } from '../../../../src/adapters/kafka/shared/kafka-group-admin.js'
 import { OffsetsNotApplied } from '../../../../src/application/ports/consumer-group-admin.port.js'
 
 // librdkafka's client returns from a commit for a group with members as if it had worked: the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { headersOf, toBrokerRecord } from '../../../../src/adapters/kafka/kafka-records.js'
+import { headersOf, toBrokerRecord } from '../../../../src/adapters/kafka/shared/kafka-records.js'
 
 describe('Kafka message → BrokerRecord', () => {
   it('headers as text: Buffers, byte arrays and strings; a repeated header keeps its last value; empty ones are dropped', () => {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { KAFKAJS_PRODUCER_OPTIONS } from '../../../../src/adapters/kafka/kafkajs-broker.js'
+import { KAFKAJS_PRODUCER_OPTIONS } from '../../../../src/adapters/kafka/kafkajs/kafkajs-broker.js'
 
 // kafkajs 2.2.4's own send path (producer/sendMessages.js, eosManager) against a broker that keeps
 // Kafka's idempotence rule for one partition: a batch whose first and last sequence equal the last

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { headersOf } from '../../../../src/adapters/kafka/kafka-records.js'
+import { headersOf } from '../../../../src/adapters/kafka/shared/kafka-records.js'
 import {
   decodeKafkaJsHeaderValuesAsText, decodeRecord, useFastKafkaJsRecordDecoder, type KafkaJsDecoder, type RecordBatchContext,
-} from '../../../../src/adapters/kafka/kafkajs-record-decoder.js'
+} from '../../../../src/adapters/kafka/kafkajs/kafkajs-record-decoder.js'
 
 const require = createRequire(import.meta.url)
 const RECORD_DECODER = require.resolve('kafkajs/src/protocol/recordBatch/record/v0/decoder.js')

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fixKafkaJsIdleTimerLoop } from '../../../../src/adapters/kafka/kafkajs-request-queue.js'
+import { fixKafkaJsIdleTimerLoop } from '../../../../src/adapters/kafka/shared/kafkajs-request-queue.js'
 
 // kafkajs' own RequestQueue (the instance its connections use), with the fix applied.
 interface Queue {

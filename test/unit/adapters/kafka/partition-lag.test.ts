@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { partitionLags } from '../../../../src/adapters/kafka/partition-lag.js'
+import { partitionLags } from '../../../../src/adapters/kafka/shared/partition-lag.js'
 
 describe('partition lag from watermarks and committed offsets', () => {
   it('is end minus committed, from the earliest retained offset when the group never committed or fell behind retention', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { clickhouseFailureOf } from '../../../../src/adapters/clickhouse/clickhouse-connection-failure.js'
 import { transportFailureOf } from '../../../../src/adapters/connection-failure.js'
-import { confluentSecurity } from '../../../../src/adapters/kafka/confluent-security.js'
-import type { KafkaSecurity } from '../../../../src/adapters/kafka/kafka-security.js'
-import { kafkajsSecurity } from '../../../../src/adapters/kafka/kafkajs-security.js'
+import { confluentSecurity } from '../../../../src/adapters/kafka/librdkafka/confluent-security.js'
+import type { KafkaSecurity } from '../../../../src/adapters/kafka/shared/kafka-security.js'
+import { kafkajsSecurity } from '../../../../src/adapters/kafka/shared/kafkajs-security.js'
 import { StoreError } from '../../../../src/application/ports/store-error.js'
 
 const SASL_SSL: KafkaSecurity = {

@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs'
 import { describe, expect, it } from 'vitest'
-import { SHARED_ASSIGNMENT_PROTOCOL, librdkafkaRoundRobin } from '../../../../src/adapters/kafka/shared-assigner.js'
+import { SHARED_ASSIGNMENT_PROTOCOL, librdkafkaRoundRobin } from '../../../../src/adapters/kafka/kafkajs/shared-assigner.js'
 
 const { AssignerProtocol } = kafkajs
 

@@ -1,9 +1,9 @@
 import kafkajs from 'kafkajs'
-import type { TopicToProvision } from '../../application/consumers/consumer-topics.js'
-import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
-import { withAdmin } from './kafka-admin-offsets.js'
-import type { KafkaOptions } from './kafka-options.js'
-import { kafkajsSecurity } from './kafkajs-security.js'
+import type { TopicToProvision } from '../../../application/consumers/consumer-topics.js'
+import type { TopicCatalog } from '../../../application/ports/topic-catalog.port.js'
+import { withAdmin } from '../shared/kafka-admin-offsets.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
+import { kafkajsSecurity } from '../shared/kafkajs-security.js'
 
 const { Kafka, logLevel } = kafkajs
 type Admin = ReturnType<InstanceType<typeof Kafka>['admin']>

@@ -1,9 +1,9 @@
-import { ConnectionError, type ConnectionFailure } from '../connection-failure.js'
+import { ConnectionError, type ConnectionFailure } from '../../connection-failure.js'
 import { confluentClient } from './confluent-client.js'
 import { confluentSecurity } from './confluent-security.js'
-import type { KafkaOptions } from './kafka-options.js'
-import { PLAINTEXT } from './kafka-security.js'
-import { probeTransport } from './kafka-transport-probe.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
+import { PLAINTEXT } from '../shared/kafka-security.js'
+import { probeTransport } from '../shared/kafka-transport-probe.js'
 
 // librdkafka retries a failed login until its timeout and only logs why: its log lines are the evidence.
 const LOGGED_FAILURES: readonly [RegExp, ConnectionFailure][] = [

@@ -1,4 +1,4 @@
-import type { OffsetCommit, TopicPartition } from '../../application/ports/broker.port.js'
+import type { OffsetCommit, TopicPartition } from '../../../application/ports/broker.port.js'
 
 const keyOf = (tp: TopicPartition): string => `${tp.topic}\u0000${tp.partition}`
 

@@ -1,4 +1,4 @@
-import type { PartitionLag } from '../../application/ports/consumer-lag.port.js'
+import type { PartitionLag } from '../../../application/ports/consumer-lag.port.js'
 
 /** A partition's watermarks as both clients' `admin.fetchTopicOffsets` return them. */
 export interface Watermarks {

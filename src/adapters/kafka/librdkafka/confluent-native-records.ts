@@ -1,5 +1,5 @@
-import type { BrokerRecord } from '../../application/ports/broker.port.js'
-import { RepeatedTexts } from './repeated-text.js'
+import type { BrokerRecord } from '../../../application/ports/broker.port.js'
+import { RepeatedTexts } from '../shared/repeated-text.js'
 
 /** A message as librdkafka's own consumer API (`KafkaConsumer.consume(n, cb)`) hands it over. */
 export interface NativeMessage {

@@ -1,13 +1,13 @@
 import type {
   BrokerConsumer, BrokerRecord, ConsumerCallbacks, OffsetCommit, TopicPartition,
-} from '../../application/ports/broker.port.js'
-import { Assignment } from './assignment.js'
+} from '../../../application/ports/broker.port.js'
+import { Assignment } from '../shared/assignment.js'
 import { nativeClient, type NativeClient } from './confluent-native-client.js'
 import { NativePauses } from './confluent-native-pauses.js'
 import { NativeFetcher } from './confluent-native-fetcher.js'
 import { batchesOf } from './confluent-native-records.js'
-import { brokerError } from './kafka-errors.js'
-import { DEFAULT_JOIN_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
+import { brokerError } from '../shared/kafka-errors.js'
+import { DEFAULT_JOIN_TIMEOUT_MS, type KafkaOptions } from '../shared/kafka-options.js'
 
 // librdkafka's rebalance event codes (RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS / __REVOKE_PARTITIONS).
 export const ASSIGN = -175

@@ -1,4 +1,4 @@
-import type { BrokerRecord, OutboundRecord } from '../../application/ports/broker.port.js'
+import type { BrokerRecord, OutboundRecord } from '../../../application/ports/broker.port.js'
 
 /** A message as kafkajs hands it to `eachBatch`. */
 export interface DriverMessage {

@@ -1,5 +1,5 @@
-import type { TopicPartition } from '../../application/ports/broker.port.js'
-import type { Assignment } from './assignment.js'
+import type { TopicPartition } from '../../../application/ports/broker.port.js'
+import type { Assignment } from '../shared/assignment.js'
 import type { NativeClient } from './confluent-native-client.js'
 
 /**

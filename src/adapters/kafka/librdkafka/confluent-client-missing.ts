@@ -1,4 +1,4 @@
-import { OptionalPackageMissing } from '../optional-package-missing.js'
+import { OptionalPackageMissing } from '../../optional-package-missing.js'
 
 // Its own module: the public entry exports this error, and its types must not reach the optional
 // client's typings (a host installed with --omit=optional has none).

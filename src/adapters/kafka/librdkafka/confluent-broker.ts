@@ -1,20 +1,20 @@
-import type { ConsumerGroupAdmin } from '../../application/ports/consumer-group-admin.port.js'
+import type { ConsumerGroupAdmin } from '../../../application/ports/consumer-group-admin.port.js'
 import type {
   Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets,
-} from '../../application/ports/broker.port.js'
+} from '../../../application/ports/broker.port.js'
 import { confluentClient, type ConfluentModule } from './confluent-client.js'
-import { committedOffsetsVia, partitionOffsetsVia } from './kafka-admin-offsets.js'
+import { committedOffsetsVia, partitionOffsetsVia } from '../shared/kafka-admin-offsets.js'
 import { confluentGroupCommit } from './confluent-group-commit.js'
-import { kafkaGroupAdmin } from './kafka-group-admin.js'
+import { kafkaGroupAdmin } from '../shared/kafka-group-admin.js'
 import { ConfluentNativeConsumer } from './confluent-native-consumer.js'
-import type { LagAdmin } from './admin-lag-reader.js'
-import { confluentLogger } from './kafka-client-logs.js'
+import type { LagAdmin } from '../shared/admin-lag-reader.js'
+import { confluentLogger } from '../shared/kafka-client-logs.js'
 import { checkConfluentConnection } from './confluent-connection-check.js'
 import { confluentSecurity } from './confluent-security.js'
-import { brokerError } from './kafka-errors.js'
-import type { KafkaOptions } from './kafka-options.js'
-import { topicMessagesOf } from './kafka-records.js'
-import { kafkaJsClient } from './kafkajs-broker.js'
+import { brokerError } from '../shared/kafka-errors.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
+import { topicMessagesOf } from '../shared/kafka-records.js'
+import { kafkaJsClient } from '../shared/kafkajs-client.js'
 
 // The client's producer types are loose; the producer and admin use the KafkaJS-compatible surface.
 type ConfluentKafka = InstanceType<ConfluentModule['KafkaJS']['Kafka']>

@@ -1,4 +1,4 @@
-import { OffsetsNotApplied, type ConsumerGroupAdmin, type GroupMember, type PartitionOffset } from '../../application/ports/consumer-group-admin.port.js'
+import { OffsetsNotApplied, type ConsumerGroupAdmin, type GroupMember, type PartitionOffset } from '../../../application/ports/consumer-group-admin.port.js'
 import type { LagAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from './kafka-admin-offsets.js'

@@ -1,8 +1,8 @@
-import type { TopicCatalog } from '../../application/ports/topic-catalog.port.js'
+import type { TopicCatalog } from '../../../application/ports/topic-catalog.port.js'
 import { confluentClient } from './confluent-client.js'
 import { confluentSecurity } from './confluent-security.js'
-import { brokerError } from './kafka-errors.js'
-import type { KafkaOptions } from './kafka-options.js'
+import { brokerError } from '../shared/kafka-errors.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
 
 /** Topic look-ups through librdkafka's admin client (the same client the consumers will use). */
 export class ConfluentTopicCatalog implements TopicCatalog {

@@ -1,4 +1,4 @@
-import { PLAINTEXT, usesTls, type KafkaSecurity } from './kafka-security.js'
+import { PLAINTEXT, usesTls, type KafkaSecurity } from '../shared/kafka-security.js'
 
 /**
  * The security settings as librdkafka properties, given beside the client's `kafkaJS` block

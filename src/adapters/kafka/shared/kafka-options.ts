@@ -1,4 +1,4 @@
-import type { Logger } from '../../application/ports/logger.port.js'
+import type { Logger } from '../../../application/ports/logger.port.js'
 import type { KafkaSecurity } from './kafka-security.js'
 
 /** Settings shared by both Kafka adapters. */

@@ -1,4 +1,4 @@
-import { ConnectionError } from '../connection-failure.js'
+import { ConnectionError } from '../../connection-failure.js'
 
 /** Rejects with a `timeout` ConnectionError when `work` takes longer than `ms`. */
 export const withDeadline = <T>(work: Promise<T>, ms: number, what: string): Promise<T> => {

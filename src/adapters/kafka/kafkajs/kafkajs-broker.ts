@@ -1,28 +1,22 @@
-import kafkajs from 'kafkajs'
 import type { Consumer, Kafka as KafkaClient, Producer } from 'kafkajs'
-import type { ConsumerGroupAdmin } from '../../application/ports/consumer-group-admin.port.js'
+import type { ConsumerGroupAdmin } from '../../../application/ports/consumer-group-admin.port.js'
 import type {
   Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
-} from '../../application/ports/broker.port.js'
-import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from './kafka-admin-offsets.js'
-import { kafkaGroupAdmin } from './kafka-group-admin.js'
+} from '../../../application/ports/broker.port.js'
+import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from '../shared/kafka-admin-offsets.js'
+import { kafkaGroupAdmin } from '../shared/kafka-group-admin.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
-import type { LagAdmin } from './admin-lag-reader.js'
-import { kafkaJsLogCreator } from './kafka-client-logs.js'
-import { brokerError } from './kafka-errors.js'
+import type { LagAdmin } from '../shared/admin-lag-reader.js'
+import { brokerError } from '../shared/kafka-errors.js'
 import { checkKafkaJsConnection } from './kafkajs-connection-check.js'
-import { kafkajsSecurity } from './kafkajs-security.js'
-import { fixKafkaJsIdleTimerLoop } from './kafkajs-request-queue.js'
+import { kafkaJsClient } from '../shared/kafkajs-client.js'
 import { useFastKafkaJsRecordDecoder } from './kafkajs-record-decoder.js'
 import {
   DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_SESSION_TIMEOUT_MS, HEARTBEAT_EVERY_MS, type KafkaOptions,
-} from './kafka-options.js'
-import { topicMessagesOf } from './kafka-records.js'
+} from '../shared/kafka-options.js'
+import { topicMessagesOf } from '../shared/kafka-records.js'
 import { librdkafkaRoundRobin } from './shared-assigner.js'
 
-const { Kafka, logLevel } = kafkajs
-process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
-fixKafkaJsIdleTimerLoop()
 // Set before any consumer fetches: kafkajs binds its record decoder at the first fetch.
 useFastKafkaJsRecordDecoder()
 
@@ -40,18 +34,6 @@ export const KAFKAJS_PRODUCER_OPTIONS = { idempotent: false, maxInFlightRequests
 
 const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
   Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
-
-/** A kafkajs client with the broker's connection settings (no connection is opened until used). */
-export const kafkaJsClient = (options: KafkaOptions): KafkaClient =>
-  new Kafka({
-    clientId: options.clientId,
-    brokers: [...options.brokers],
-    ...kafkajsSecurity(options.security),
-    logLevel: logLevel.ERROR,
-    logCreator: kafkaJsLogCreator(options.logger),
-    connectionTimeout: 3000,
-    retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
-  })
 
 /**
  * The Broker port over kafkajs (pure JavaScript). kafkajs has no revoke hook: every GROUP_JOIN

@@ -1,4 +1,4 @@
-import { PortError } from '../../application/ports/retriable.js'
+import { PortError } from '../../../application/ports/retriable.js'
 
 /** A broker failure that says whether retrying the same operation may succeed. */
 export class BrokerError extends PortError {

@@ -1,8 +1,8 @@
 import type { Kafka } from 'kafkajs'
-import { ConnectionError, transportFailureOf } from '../connection-failure.js'
-import type { KafkaOptions } from './kafka-options.js'
-import { PLAINTEXT } from './kafka-security.js'
-import { probeTransport } from './kafka-transport-probe.js'
+import { ConnectionError, transportFailureOf } from '../../connection-failure.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
+import { PLAINTEXT } from '../shared/kafka-security.js'
+import { probeTransport } from '../shared/kafka-transport-probe.js'
 import { withDeadline } from './with-deadline.js'
 
 const failureOf = (e: unknown): ConnectionError => {

@@ -1,9 +1,9 @@
-import type { TopicPartition } from '../../application/ports/broker.port.js'
+import type { TopicPartition } from '../../../application/ports/broker.port.js'
 import { confluentClient } from './confluent-client.js'
 import type { NativeMessage } from './confluent-native-records.js'
 import { confluentSecurity } from './confluent-security.js'
 import { CONFLUENT_FETCH_SETTINGS, CONFLUENT_FETCH_WAIT_MAX_MS } from './fetch-settings.js'
-import { DEFAULT_SESSION_TIMEOUT_MS, type KafkaOptions } from './kafka-options.js'
+import { DEFAULT_SESSION_TIMEOUT_MS, type KafkaOptions } from '../shared/kafka-options.js'
 
 export interface NativeOffset extends TopicPartition {
   readonly offset: number

@@ -1,4 +1,4 @@
-import type { ConsumerLagReader, PartitionLag } from '../../application/ports/consumer-lag.port.js'
+import type { ConsumerLagReader, PartitionLag } from '../../../application/ports/consumer-lag.port.js'
 import { brokerError } from './kafka-errors.js'
 import { partitionLags, type CommittedOffset, type Watermarks } from './partition-lag.js'
 

@@ -1,7 +1,7 @@
-import type { PartitionOffset } from '../../application/ports/consumer-group-admin.port.js'
+import type { PartitionOffset } from '../../../application/ports/consumer-group-admin.port.js'
 import { confluentClient } from './confluent-client.js'
 import { confluentSecurity } from './confluent-security.js'
-import type { KafkaOptions } from './kafka-options.js'
+import type { KafkaOptions } from '../shared/kafka-options.js'
 
 type Callback = (err: unknown) => void
 interface RawCommitter {

@@ -1,5 +1,5 @@
 import type { LogEntry } from 'kafkajs'
-import type { LogFields, Logger } from '../../application/ports/logger.port.js'
+import type { LogFields, Logger } from '../../../application/ports/logger.port.js'
 
 type Level = 'error' | 'warn' | 'info' | 'debug'
 

@@ -1,6 +1,6 @@
 import { isIP, Socket } from 'node:net'
 import * as tls from 'node:tls'
-import { ConnectionError, transportFailureOf, type ConnectionFailure } from '../connection-failure.js'
+import { ConnectionError, transportFailureOf, type ConnectionFailure } from '../../connection-failure.js'
 import { usesTls, type KafkaSecurity } from './kafka-security.js'
 
 const CORRELATION_ID = 0x64657673

@@ -1,4 +1,4 @@
-import type { PartitionOffsets } from '../../application/ports/broker.port.js'
+import type { PartitionOffsets } from '../../../application/ports/broker.port.js'
 import type { LagAdmin as OffsetsAdmin } from './admin-lag-reader.js'
 import { brokerError } from './kafka-errors.js'
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { RepeatedTexts } from './repeated-text.js'
+import { RepeatedTexts } from '../shared/repeated-text.js'
 
 // kafkajs 2.2.4 decodes every fetched record in `protocol/recordBatch/record/v0/decoder.js`, and
 // per record it: reads the timestamp delta as a BigInt Long (one Long object per varint byte plus

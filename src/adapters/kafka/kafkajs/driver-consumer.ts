@@ -1,9 +1,9 @@
 import type {
   BrokerConsumer, ConsumerCallbacks, OffsetCommit, TopicPartition,
-} from '../../application/ports/broker.port.js'
-import { Assignment } from './assignment.js'
-import { brokerError } from './kafka-errors.js'
-import { toBrokerRecord, type DriverMessage } from './kafka-records.js'
+} from '../../../application/ports/broker.port.js'
+import { Assignment } from '../shared/assignment.js'
+import { brokerError } from '../shared/kafka-errors.js'
+import { toBrokerRecord, type DriverMessage } from '../shared/kafka-records.js'
 
 /** The `eachBatch` payload kafkajs passes (the parts we use). */
 export interface DriverBatchPayload {
