@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A secured Kafka broker and ClickHouse server, separate from the plaintext ones of `npm run
 # infra:up` (own ports, own state), for the TLS/SASL integration tests and for trying the
-# settings of README "Connecting to a secured Kafka and ClickHouse" by hand.
+# settings of docs/security.md by hand.
 #
 #   scripts/secure-infra.sh certs    # a test CA, server and client certificates, random passwords (openssl)
 #   scripts/secure-infra.sh start    # certs + Kafka + ClickHouse below, each waits until ready

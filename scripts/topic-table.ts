@@ -1,6 +1,6 @@
-// The README's topic table, generated from the consumer registry.
-//   npm run docs:topics     # rewrites the table between the markers in README.md
-// test/unit/docs/readme-topics.test.ts fails when the README's table differs from this output.
+// The topic table of docs/operations.md, generated from the consumer registry.
+//   npm run docs:topics     # rewrites the table between the markers in docs/operations.md
+// test/unit/docs/operations-topics.test.ts fails when the document's table differs from this output.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ConsumerFlags, ConsumerSpec } from '../src/application/consumers/consumer-registry.js'
@@ -27,18 +27,18 @@ export const topicTable = (consumers: readonly ConsumerSpec[] = CONSUMERS): stri
     END,
   ].join('\n')
 
-/** The README's current table, markers included, or undefined without markers. */
-export const tableIn = (readme: string): string | undefined => {
-  const from = readme.indexOf(BEGIN)
-  const to = readme.indexOf(END)
-  return from < 0 || to < from ? undefined : readme.slice(from, to + END.length)
+/** The document's current table, markers included, or undefined without markers. */
+export const tableIn = (doc: string): string | undefined => {
+  const from = doc.indexOf(BEGIN)
+  const to = doc.indexOf(END)
+  return from < 0 || to < from ? undefined : doc.slice(from, to + END.length)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const path = fileURLToPath(new URL('../README.md', import.meta.url))
-  const readme = readFileSync(path, 'utf8')
-  const current = tableIn(readme)
-  if (current === undefined) throw new Error(`README.md has no "${BEGIN}" … "${END}" section`)
-  writeFileSync(path, readme.replace(current, topicTable()))
-  console.log('README.md: topic table regenerated')
+  const path = fileURLToPath(new URL('../docs/operations.md', import.meta.url))
+  const doc = readFileSync(path, 'utf8')
+  const current = tableIn(doc)
+  if (current === undefined) throw new Error(`docs/operations.md has no "${BEGIN}" … "${END}" section`)
+  writeFileSync(path, doc.replace(current, topicTable()))
+  console.log('docs/operations.md: topic table regenerated')
 }

@@ -1,4 +1,4 @@
-// A host's tracing set-up in its smallest form, for trying the spans out (README, "Tracing"):
+// A host's tracing set-up in its smallest form, for trying the spans out (docs/tracing.md):
 //   NODE_OPTIONS="--import ./scripts/trace-to-console.mjs" npm start
 // registers OpenTelemetry's SDK (a tracer provider with a span processor and an exporter) as the
 // global tracer provider before the service starts; every finished span is printed to stdout.

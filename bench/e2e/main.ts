@@ -1,5 +1,5 @@
 // npm run bench:e2e: ClickHouse's own Kafka engine vs the service (kafkajs, librdkafka) on the
-// real servers, side by side in one run. See bench/e2e/README section in the project README.
+// real servers, side by side in one run. See docs/performance.md, "Throughput".
 import { cpus, loadavg } from 'node:os'
 import { parseOptions, type BenchOptions, type Contender } from './options.js'
 import { clickhouse, CLICKHOUSE_URL, createTopics, deleteTopics, KAFKA_BROKERS, partsRowCount, rowCount, sleep } from './infra.js'

@@ -45,7 +45,7 @@ const byLabel = (lines: readonly Line[]): { shown: Line; rounds: Line[] }[] => {
   })
 }
 
-/** The Markdown tables the README quotes; the first line (the Kafka engine) is the time reference. */
+/** The Markdown tables docs/performance.md quotes; the first line (the Kafka engine) is the time reference. */
 export const printTable = (lines: readonly Line[], o: BenchOptions, floor: Floor): void => {
   const reference = lines.find((l) => l.label.startsWith('ClickHouse'))
   const rate = (l: Line) => l.n / l.seconds

@@ -7,7 +7,7 @@ const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /**
- * One `npm start` process as the README runs it (its own process group, so a SIGKILL takes npm
+ * One `npm start` process as the README says to run it (its own process group, so a SIGKILL takes npm
  * and the service together), its log kept in a file. `consuming` resolves when the service logged
  * that every consumer joined; `exited` when npm and the service are gone.
  */

@@ -28,7 +28,7 @@ Options
   -h, --help     this text; dev-stats-ingest <command> --help for a command's own
   -v, --version  the package's version
 
-Settings come from the DEV_STATS_* environment variables (README, Configuration).
+Settings come from the DEV_STATS_* environment variables (docs/configuration.md).
 Exit codes: 0 done, 1 failed (a server, the store or the broker; the reason on stderr),
 2 wrong usage, an invalid setting or the chosen optional client not installed.`
 

@@ -7,7 +7,7 @@ export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object
 
 /**
  * The configuration a host passes: any subset of IngestConfig. What is left out takes the default
- * the environment variable of the same setting documents (README "Configuration"): e.g.
+ * the environment variable of the same setting documents (docs/configuration.md): e.g.
  * `{ broker: 'kafkajs', store: 'clickhouse', clickhouse: { url: 'http://ch:8123' } }`.
  */
 export type IngestSettings = DeepPartial<IngestConfig>

@@ -28,7 +28,7 @@ import type { StoreAdapters } from './store.factory.js'
 import { TOKENS } from './tokens.js'
 
 export interface DevStatsIngestOptions {
-  /** Settings; what is left out takes its documented default. `configFromEnv(process.env)` reads the README's variables. */
+  /** Settings; what is left out takes its documented default. `configFromEnv(process.env)` reads the variables of docs/configuration.md. */
   readonly config?: IngestSettings
   /** Where the library logs: a pino logger, or any object with these four methods. Default: nothing is logged. */
   readonly logger?: Logger

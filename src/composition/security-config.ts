@@ -53,7 +53,7 @@ const TLS_SETTINGS = [
   'DEV_STATS_KAFKA_SSL_KEY_PASSWORD', 'DEV_STATS_KAFKA_SSL_KEY_PASSWORD_FILE',
 ]
 
-/** DEV_STATS_KAFKA_SECURITY_PROTOCOL and its SASL / TLS settings (README "Connecting to a secured Kafka and ClickHouse"). */
+/** DEV_STATS_KAFKA_SECURITY_PROTOCOL and its SASL / TLS settings (docs/security.md). */
 export const kafkaSecurity = (env: Env): KafkaSecurity => {
   const protocol = lower(env, 'DEV_STATS_KAFKA_SECURITY_PROTOCOL', PROTOCOLS, 'plaintext')
   const withSasl = protocol === 'sasl_ssl' || protocol === 'sasl_plaintext'

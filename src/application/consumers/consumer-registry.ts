@@ -20,7 +20,7 @@ export interface ConsumerFlags {
 /**
  * One consumer, declared once. Its dead-letter topic is `<topic>.dlq` and its retry topic
  * `<group>.retry` (spec §2); the container's wiring, the DEV_STATS_TOPIC_/GROUP_ overrides, topic
- * provisioning and the README's topic table all derive from these entries.
+ * provisioning and the topic table (docs/operations.md) all derive from these entries.
  */
 export interface ConsumerSpec {
   readonly name: string
@@ -30,7 +30,7 @@ export interface ConsumerSpec {
   readonly groupId: string
   /** Partitions of the source topic when provisioned here (retry: 3, dead letters: 1). */
   readonly partitions: number
-  /** What a record becomes, for the README's topic table. */
+  /** What a record becomes, for the topic table (docs/operations.md). */
   readonly effect: string
   /** Runs only when this flag is on; absent = always. */
   readonly enabledWhen?: keyof ConsumerFlags

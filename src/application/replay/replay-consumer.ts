@@ -10,7 +10,7 @@ export interface ReplayRequest {
   readonly toLatest: boolean
 }
 
-/** One consumer's replay; the retry topic is never moved (README: why). */
+/** One consumer's replay; the retry topic is never moved (docs/operations.md: why). */
 export interface ConsumerReplay {
   readonly consumer: ResolvedConsumer
   readonly plan: readonly PartitionReplay[]

@@ -17,7 +17,7 @@ and (with a DEV_STATS_READ_API_* key) the read API on DEV_STATS_HTTP_HOST:DEV_ST
 until SIGTERM or SIGINT: then finishes the batches in flight, commits what was inserted, leaves
 the consumer groups and exits 0. Logs are JSON lines on stdout (pino).
 
-Settings: the DEV_STATS_* environment variables (README, Configuration); dev-stats-ingest check
+Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check
 tries them without starting anything.
 
 Exit codes: 0 stopped on a signal; 1 a server unreachable, the store lacking a migration, topics

@@ -57,7 +57,7 @@ describe('the packed library in a host project', () => {
     const installed = join(host, 'node_modules')
     for (const optional of ['chdb', '@chdb', '@confluentinc']) expect(existsSync(join(installed, optional)), optional).toBe(false)
     const lib = join(installed, 'dev-stats-ingest')
-    expect(readdirSync(lib).sort()).toEqual(['README.md', 'dist', 'migrations', 'package.json'])
+    expect(readdirSync(lib).sort()).toEqual(['CHANGELOG.md', 'README.md', 'dist', 'migrations', 'package.json'])
     expect(existsSync(join(lib, 'dist', 'index.d.ts'))).toBe(true)
     expect(existsSync(join(lib, 'dist', 'testing.js'))).toBe(true)
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz')) as string
