@@ -92,6 +92,11 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxEntries: whole(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
     maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
   },
+  readQueries: {
+    maxConcurrent: whole(env, 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', 4),
+    maxQueued: whole(env, 'DEV_STATS_READ_MAX_QUEUED_QUERIES', 64),
+    timeoutSeconds: whole(env, 'DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', 10),
+  },
 })
 
 export const loadConfig = (env: Env = process.env): IngestConfig => {

@@ -12,6 +12,7 @@ import { storeFreshness } from '../application/read/stage-freshness.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
 import { getFunnelScope } from '../application/read/get-funnel-scope.js'
 import { CachedReadModel } from '../adapters/cache/cached-read-model.js'
+import { BoundedReadModel } from '../application/read/bounded-read-model.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
@@ -28,11 +29,13 @@ import { TOKENS } from './tokens.js'
 const handlersOf = (config: IngestConfig): EventHandler[] =>
   consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId, { viewSources: config.viewSources }))
 
-/** The store's read model, behind the read cache where the store can tell when its data changed. */
-const readModelOf = (store: StoreAdapters, { readCache }: IngestConfig, clock: Clock): ReadModel =>
-  store.dataVersions && readCache.maxEntries > 0
-    ? new CachedReadModel(store.readModel, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
-    : store.readModel
+/** The store's read model, bounded in concurrent reads, behind the read cache where the store can tell when its data changed. */
+const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock): ReadModel => {
+  const bounded = new BoundedReadModel(store.readModel, readQueries)
+  return store.dataVersions && readCache.maxEntries > 0
+    ? new CachedReadModel(bounded, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
+    : bounded
+}
 
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
   const config = ctx.get<IngestConfig>(TOKENS.Config)

@@ -31,4 +31,10 @@ export interface IngestConfig {
    * asking the store again (0 = every read asks, never stale).
    */
   readonly readCache: { readonly maxEntries: number; readonly maxStaleSeconds: number }
+  /**
+   * Reads that reach the store (the cache's misses), per instance: at most `maxConcurrent` at once,
+   * `maxQueued` more waiting, any further one refused (ReadsOverloaded: the read API's 503); the
+   * store ends one running longer than `timeoutSeconds` (ReadTimedOut; 0: no limit).
+   */
+  readonly readQueries: { readonly maxConcurrent: number; readonly maxQueued: number; readonly timeoutSeconds: number }
 }

@@ -82,6 +82,9 @@ export const SETTING_RULES: readonly SettingRule[] = [
   rule('lagIntervalMs', 'DEV_STATS_LAG_INTERVAL_MS', (c) => c.lagIntervalMs, positive),
   rule('readCache.maxEntries', 'DEV_STATS_READ_CACHE_ENTRIES', (c) => c.readCache.maxEntries, wholeUpTo(Number.MAX_SAFE_INTEGER, 'a whole number, 0 for none')),
   rule('readCache.maxStaleSeconds', 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', (c) => c.readCache.maxStaleSeconds, wholeUpTo(300, '0-300 seconds')),
+  rule('readQueries.maxConcurrent', 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', (c) => c.readQueries.maxConcurrent, positive),
+  rule('readQueries.maxQueued', 'DEV_STATS_READ_MAX_QUEUED_QUERIES', (c) => c.readQueries.maxQueued, wholeUpTo(100_000, 'a whole number up to 100000, 0 for no queue')),
+  rule('readQueries.timeoutSeconds', 'DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', (c) => c.readQueries.timeoutSeconds, wholeUpTo(3600, '0-3600 seconds, 0 for no limit')),
 ]
 
 /** Every broken rule of `config`, each with its problem. */

@@ -48,9 +48,9 @@ export interface StoreAdapters {
 export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
   switch (config.store) {
     case 'clickhouse':
-      return withProbe(serverAdapters(config.clickhouse))
+      return withProbe(serverAdapters(config.clickhouse, config.readQueries.timeoutSeconds))
     case 'embedded':
-      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }))
+      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, config.readQueries.timeoutSeconds))
     case 'memory': {
       const t = tables()
       return {

@@ -25,21 +25,21 @@ export interface ClickHouseAdapters {
   readonly dataVersions?: DataVersionReader
 }
 
-const over = (session: ClickHouseSession): ClickHouseAdapters => ({
+const over = (session: ClickHouseSession, readTimeoutSeconds = 0): ClickHouseAdapters => ({
   session,
   factStore: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)),
   dimensionReader: new ClickHouseDimensionReader(session),
-  readModel: new ClickHouseReadModel(session),
+  readModel: new ClickHouseReadModel(session, 'serving', readTimeoutSeconds),
   stageProgress: new ClickHouseStageProgressReader(session),
   ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session) }),
 })
 
 /** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */
-export const serverAdapters = (settings: ServerSettings): ClickHouseAdapters => over(serverSession(settings))
+export const serverAdapters = (settings: ServerSettings, readTimeoutSeconds = 0): ClickHouseAdapters => over(serverSession(settings), readTimeoutSeconds)
 
 /**
  * The embedded store belongs to this process alone, so it migrates itself on first use (the
  * runner is idempotent): `npm run demo` needs no separate step and no server.
  */
-export const embeddedAdapters = (settings: EmbeddedSettings): ClickHouseAdapters =>
-  over(embeddedSession(settings, { onOpen: async (session) => void (await migrate(session)) }))
+export const embeddedAdapters = (settings: EmbeddedSettings, readTimeoutSeconds = 0): ClickHouseAdapters =>
+  over(embeddedSession(settings, { onOpen: async (session) => void (await migrate(session)) }), readTimeoutSeconds)

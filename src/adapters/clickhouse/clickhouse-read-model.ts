@@ -1,8 +1,9 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, ReadTimedOut, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
+import { StoreError } from '../../application/ports/store-error.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
@@ -23,6 +24,7 @@ const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
  * narrowed by their KeyDeveloperId prefix before any IN.
  */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
+const TIMEOUT_EXCEEDED = 'CLICKHOUSE_159'
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
@@ -37,17 +39,28 @@ export class ClickHouseReadModel implements ReadModel {
   constructor(
     private readonly session: ClickHouseSession,
     private readonly source: ViewSessionSource = 'serving',
+    /** The server ends a read after this long (max_execution_time): ReadTimedOut. 0: no limit. */
+    private readonly timeoutSeconds = 0,
   ) {}
 
+  private async select<T>(fragment: SqlFragment): Promise<T[]> {
+    try {
+      return await this.session.select<T>(fragment, this.timeoutSeconds > 0 ? { ...READ_SETTINGS, max_execution_time: this.timeoutSeconds } : READ_SETTINGS)
+    } catch (e) {
+      if (e instanceof StoreError && e.code === TIMEOUT_EXCEEDED) throw new ReadTimedOut(this.timeoutSeconds, e)
+      throw e
+    }
+  }
+
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const [row] = await this.session.select<Record<keyof SessionTotals, string>>(sql`
+    const [row] = await this.select<Record<keyof SessionTotals, string>>(sql`
       SELECT count() AS sessions,
              countIf(s.2 = 'Guest') AS guestSessions,
              countIf(s.2 = 'User') AS userSessions,
              sum(s.1) AS totalDurationSeconds,
              min(s.1) AS minDurationSeconds,
              max(s.1) AS maxDurationSeconds
-      FROM (${latestSessions(this.session.database, developerId, period, this.source)})`, READ_SETTINGS)
+      FROM (${latestSessions(this.session.database, developerId, period, this.source)})`)
     const n = (v: string | undefined) => Number(v ?? 0)
     return {
       sessions: n(row?.sessions),
@@ -60,9 +73,9 @@ export class ClickHouseReadModel implements ReadModel {
   }
 
   async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    const [row] = await this.session.select<Record<keyof ViewTotals, string>>(sql`
+    const [row] = await this.select<Record<keyof ViewTotals, string>>(sql`
       SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
-      FROM (${mergedViews(this.session.database, developerId, period, this.source)})`, READ_SETTINGS)
+      FROM (${mergedViews(this.session.database, developerId, period, this.source)})`)
     return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
   }
 
@@ -70,11 +83,11 @@ export class ClickHouseReadModel implements ReadModel {
     const unique = [...new Set(ids)]
     if (unique.length === 0) return new Map()
     // the latest version's Name (a tuple keeps a NULL name from losing to an older non-NULL one)
-    const rows = await this.session.select<{ Id: Guid; v: [string | null] }>(sql`
+    const rows = await this.select<{ Id: Guid; v: [string | null] }>(sql`
       SELECT Id, argMax(tuple(Name), Version) AS v
       FROM ${ident(this.session.database)}.${ident(DIM_TABLE[level])}
       WHERE Id IN (${join(unique.map(uuid), ', ')})
-      GROUP BY Id`, READ_SETTINGS)
+      GROUP BY Id`)
     return new Map(rows.map((r) => [r.Id, r.v[0]]))
   }
 
@@ -92,10 +105,10 @@ export class ClickHouseReadModel implements ReadModel {
     const stages = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
     // unfiltered: one row per day of the developer (migration 0008), not one per property object and day
     const table = this.source === 'serving' && conditions.length === 3 ? 'funnel_developer_daily' : 'funnel_daily'
-    const [row] = await this.session.select<Record<string, string>>(sql`
+    const [row] = await this.select<Record<string, string>>(sql`
       SELECT ${stages}
       FROM ${ident(this.session.database)}.${ident(table)}
-      WHERE ${join(conditions, ' AND ')}`, READ_SETTINGS)
+      WHERE ${join(conditions, ' AND ')}`)
     return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts
   }
 }

@@ -2,6 +2,7 @@ import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
+import { PortError } from './retriable.js'
 
 /** Half-open [from, to) interval of event time. */
 export interface Period {
@@ -56,4 +57,20 @@ export interface ReadModel {
   /** Display names of a level's ids, latest version per id (argMax by Version); an unknown id is absent, a nameless one null. */
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>>
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>
+}
+
+/** The store ended a read that ran past its time limit: the caller may ask again later. */
+export class ReadTimedOut extends PortError {
+  constructor(readonly seconds: number, cause?: unknown) {
+    super(`the read ran past its ${seconds} s limit`, true, { cause })
+    this.name = 'ReadTimedOut'
+  }
+}
+
+/** As many reads as allowed already run and as many wait: this one is refused rather than queued. */
+export class ReadsOverloaded extends PortError {
+  constructor(readonly running: number, readonly waiting: number) {
+    super(`${running} reads running and ${waiting} waiting: refused`, true)
+    this.name = 'ReadsOverloaded'
+  }
 }

@@ -62,6 +62,12 @@ describe.each(stores)('%s', (_, session) => {
     const e = await failure(() => session.select(query))
     expect([e.code, e.retriable]).toEqual([code, retriable])
   })
+
+  // what ClickHouseReadModel turns into ReadTimedOut (the read API's 503)
+  it('a read past max_execution_time → CLICKHOUSE_159', async () => {
+    const e = await failure(() => session.select(sql`SELECT count() FROM numbers(100000000000) WHERE number % 7 = 3`, { max_execution_time: 1 }))
+    expect(e.code).toBe('CLICKHOUSE_159')
+  }, 30_000)
 })
 
 it('a server that is not there is retriable', async () => {

@@ -8,6 +8,13 @@ import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-s
 import type { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
+import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
+
+/** Every read model the container makes is bounded (BoundedReadModel): the store's is inside. */
+const innerOf = (m: unknown): unknown => {
+  if (!(m instanceof BoundedReadModel)) throw new Error(`not bounded: ${String(m)}`)
+  return (m as unknown as { inner: unknown }).inner
+}
 
 describe('store settings', () => {
   it('defaults: memory store, local server settings, a project-local embedded directory', () => {
@@ -42,10 +49,10 @@ describe('store settings', () => {
     const server = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })
     expect(factsOf(server)).toBeInstanceOf(ClickHouseFactStore)
     expect(server.get(TOKENS.ReadModel)).toBeInstanceOf(CachedReadModel)
-    expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_READ_CACHE_ENTRIES: '0' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
+    expect(innerOf(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_READ_CACHE_ENTRIES: '0' }).get(TOKENS.ReadModel))).toBeInstanceOf(ClickHouseReadModel)
     // a cluster's other shards write where this server's system.parts cannot see: no cache there
-    expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_CLUSTER: 'c' }).get(TOKENS.ReadModel)).toBeInstanceOf(ClickHouseReadModel)
-    expect(resolve({}).get(TOKENS.ReadModel)).toBeInstanceOf(InMemoryReadModel)
+    expect(innerOf(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_CLUSTER: 'c' }).get(TOKENS.ReadModel))).toBeInstanceOf(ClickHouseReadModel)
+    expect(innerOf(resolve({}).get(TOKENS.ReadModel))).toBeInstanceOf(InMemoryReadModel)
     expect(factsOf(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }))).toBeInstanceOf(ClickHouseFactStore)
   })
 

@@ -1,0 +1,59 @@
+import { ReadsOverloaded, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
+import type { UpperLevel } from '../../domain/dimension-upsert.js'
+import type { Guid } from '../../domain/guid.js'
+
+export interface ReadBounds {
+  /** Reads of the store running at once; the next ones wait. */
+  readonly maxConcurrent: number
+  /** Reads waiting for a turn; one more is refused with ReadsOverloaded. */
+  readonly maxQueued: number
+}
+
+/**
+ * A ReadModel that lets at most `maxConcurrent` reads reach the store at once and queues at most
+ * `maxQueued` more, first come first served: a burst of dashboards waits its turn instead of piling
+ * onto the store, and past the queue it is refused at once (the read API answers 503 with
+ * Retry-After). Below the read cache, so answers from memory never wait.
+ */
+export class BoundedReadModel implements ReadModel {
+  private running = 0
+  private readonly waiting: (() => void)[] = []
+
+  constructor(
+    private readonly inner: ReadModel,
+    private readonly bounds: ReadBounds,
+  ) {}
+
+  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+    return this.inTurn(() => this.inner.sessionTotals(developerId, period))
+  }
+
+  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+    return this.inTurn(() => this.inner.viewTotals(developerId, period))
+  }
+
+  dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
+    return this.inTurn(() => this.inner.dimensionNames(level, ids))
+  }
+
+  funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
+    return this.inTurn(() => this.inner.funnelCounts(developerId, range, filter))
+  }
+
+  private async inTurn<T>(read: () => Promise<T>): Promise<T> {
+    if (this.running >= this.bounds.maxConcurrent) {
+      if (this.waiting.length >= this.bounds.maxQueued) throw new ReadsOverloaded(this.running, this.waiting.length)
+      await new Promise<void>((turn) => this.waiting.push(turn))
+    } else {
+      this.running += 1
+    }
+    try {
+      return await read()
+    } finally {
+      // the turn passes straight to the next waiting read, or the slot is freed
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.running -= 1
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import type { ClickHouseSettings } from '@clickhouse/client'
+import { ClickHouseReadModel } from '../../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import type { ClickHouseSession } from '../../../../src/adapters/clickhouse/clickhouse-session.js'
+import { ReadTimedOut } from '../../../../src/application/ports/read-model.port.js'
+import { StoreError } from '../../../../src/application/ports/store-error.js'
+import type { Guid } from '../../../../src/domain/guid.js'
+
+// Issue 38.4: every read carries the server-side time limit, and the server's "timeout exceeded"
+// (code 159, checked on 18.16 and chdb in error-classification.test.ts) becomes ReadTimedOut.
+const DEV = '6f1c0e2a-4b7d-4e5f-8a9b-0c1d2e3f4a5b' as Guid
+
+const session = (answer: (settings: ClickHouseSettings) => unknown[]): ClickHouseSession =>
+  ({ database: 'db', select: async (_fragment: unknown, settings: ClickHouseSettings) => answer(settings) }) as unknown as ClickHouseSession
+
+describe('ClickHouseReadModel with a time limit', () => {
+  it('sends max_execution_time with every read (none when the limit is 0)', async () => {
+    const seen: ClickHouseSettings[] = []
+    const limited = new ClickHouseReadModel(session((s) => (seen.push(s), [])), 'serving', 7)
+    await limited.funnelCounts(DEV, { fromDate: '2026-11-01', toDate: '2026-11-30' }, {})
+    await limited.dimensionNames('project', [DEV])
+    expect(seen.map((s) => s.max_execution_time)).toEqual([7, 7])
+    const unlimited = new ClickHouseReadModel(session((s) => (seen.push(s), [])), 'serving', 0)
+    await unlimited.dimensionNames('project', [DEV])
+    expect(seen.at(-1)?.max_execution_time).toBeUndefined()
+  })
+
+  it('turns the server\'s timeout into ReadTimedOut and leaves other failures as they are', async () => {
+    const timeout = new ClickHouseReadModel(session(() => { throw new StoreError('Timeout exceeded', true, 'CLICKHOUSE_159') }), 'serving', 3)
+    await expect(timeout.dimensionNames('project', [DEV])).rejects.toBeInstanceOf(ReadTimedOut)
+    await expect(timeout.dimensionNames('project', [DEV])).rejects.toMatchObject({ seconds: 3, retriable: true })
+    const other = new ClickHouseReadModel(session(() => { throw new StoreError('gone', true, 'CLICKHOUSE_81') }), 'serving', 3)
+    await expect(other.dimensionNames('project', [DEV])).rejects.toMatchObject({ code: 'CLICKHOUSE_81' })
+  })
+})

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
+import { ReadsOverloaded, type ReadModel, type SessionTotals } from '../../../src/application/ports/read-model.port.js'
+import type { Guid } from '../../../src/domain/guid.js'
+import type { Instant } from '../../../src/domain/instant.js'
+
+// Issue 38.4: at most N reads reach the store at once, M more wait, the next is refused.
+const TOTALS: SessionTotals = { sessions: 1, guestSessions: 1, userSessions: 0, totalDurationSeconds: 1, minDurationSeconds: 1, maxDurationSeconds: 1 }
+const DEV = '6f1c0e2a-4b7d-4e5f-8a9b-0c1d2e3f4a5b' as Guid
+const PERIOD = { from: 0 as Instant, to: 1 as Instant }
+
+/** A store whose reads finish when the test says, counting how many run at once. */
+const heldStore = () => {
+  const pending: { resolve: () => void; reject: (e: Error) => void }[] = []
+  let running = 0
+  let peak = 0
+  const hold = <T>(value: T) => new Promise<T>((resolve, reject) => {
+    running += 1
+    peak = Math.max(peak, running)
+    pending.push({ resolve: () => (running -= 1, resolve(value)), reject: (e) => (running -= 1, reject(e)) })
+  })
+  const store: ReadModel = {
+    sessionTotals: () => hold(TOTALS),
+    viewTotals: () => hold({ views: 0, closedViews: 0, totalViewSeconds: 0 }),
+    dimensionNames: () => hold(new Map()),
+    funnelCounts: () => hold({} as never),
+  }
+  return { store, pending, peak: () => peak, running: () => running }
+}
+const tick = () => new Promise((r) => setImmediate(r))
+
+describe('BoundedReadModel', () => {
+  it('runs at most maxConcurrent reads, queues maxQueued, refuses the next at once, and serves the queue in order', async () => {
+    const s = heldStore()
+    const bounded = new BoundedReadModel(s.store, { maxConcurrent: 2, maxQueued: 3 })
+    const reads = Array.from({ length: 5 }, () => bounded.sessionTotals(DEV, PERIOD))
+    await tick()
+    expect(s.running()).toBe(2)
+    await expect(bounded.viewTotals(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
+    while (s.pending.length > 0) {
+      s.pending.shift()?.resolve()
+      await tick()
+    }
+    expect(await Promise.all(reads)).toEqual(Array(5).fill(TOTALS))
+    expect(s.peak()).toBe(2)
+    // every slot free again: two run at once
+    const again = [bounded.dimensionNames('project', []), bounded.dimensionNames('project', [])]
+    await tick()
+    expect(s.running()).toBe(2)
+    s.pending.splice(0).forEach((p) => p.resolve())
+    await Promise.all(again)
+  })
+
+  it('a failed read frees its slot for the next', async () => {
+    const s = heldStore()
+    const bounded = new BoundedReadModel(s.store, { maxConcurrent: 1, maxQueued: 1 })
+    const first = bounded.sessionTotals(DEV, PERIOD)
+    const second = bounded.sessionTotals(DEV, PERIOD)
+    await tick()
+    s.pending.shift()?.reject(new Error('store down'))
+    await expect(first).rejects.toThrow('store down')
+    await tick()
+    expect(s.running()).toBe(1)
+    s.pending.shift()?.resolve()
+    expect(await second).toEqual(TOTALS)
+    expect(s.running()).toBe(0)
+  })
+
+  it('with no queue, a read beyond the running ones is refused', async () => {
+    const s = heldStore()
+    const bounded = new BoundedReadModel(s.store, { maxConcurrent: 1, maxQueued: 0 })
+    const first = bounded.sessionTotals(DEV, PERIOD)
+    await expect(bounded.sessionTotals(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
+    s.pending.shift()?.resolve()
+    await first
+  })
+})
