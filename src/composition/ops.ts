@@ -3,6 +3,9 @@ import { startOpsHttpServer, type OpsHttpServer } from '../adapters/http/ops-htt
 import { createTokenVerifier, type TokenSettings } from '../adapters/http/read-api/bearer-token.js'
 import type { IngestConfig } from './config.js'
 import type { DevStatsIngest } from './create-dev-stats-ingest.js'
+import type { readApiHttpSettings } from './read-api-config.js'
+
+type ReadApiHttpSettings = ReturnType<typeof readApiHttpSettings>
 
 /**
  * A host's HTTP side of one ingest instance, as `npm start` serves it: /metrics (the instance's
@@ -10,7 +13,7 @@ import type { DevStatsIngest } from './create-dev-stats-ingest.js'
  * token settings are given (read-api-config.ts; no key set: no read API). Nothing when the port
  * is 0. Start it before `ingest.start()`: /health/ready says who has not joined yet.
  */
-export const serveOps = async (ingest: DevStatsIngest, http: IngestConfig['http'], logger: Logger, readApi?: TokenSettings): Promise<OpsHttpServer | undefined> => {
+export const serveOps = async (ingest: DevStatsIngest, http: IngestConfig['http'], logger: Logger, readApi?: TokenSettings, readApiHttp: ReadApiHttpSettings = { corsOrigins: [] }): Promise<OpsHttpServer | undefined> => {
   if (http.port === 0) return undefined
   const { registry } = ingest
   const server = await startOpsHttpServer({
@@ -21,9 +24,9 @@ export const serveOps = async (ingest: DevStatsIngest, http: IngestConfig['http'
       metrics: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
       readiness: () => ingest.readiness(),
     },
-    ...(readApi ? { readApi: { read: ingest.read, verifyToken: createTokenVerifier(readApi) } } : {}),
+    ...(readApi ? { readApi: { read: ingest.read, verifyToken: createTokenVerifier(readApi), ...readApiHttp } } : {}),
   })
   const served = readApi ? '/metrics, /health/live, /health/ready and the read API (/v1/session-metrics, /v1/conversion-funnel, /v1/openapi.json)' : '/metrics, /health/live and /health/ready'
-  logger.info({ host: http.host, port: server.port, readApi: readApi ? readApi.key.kind : 'off' }, `serving ${served}`)
+  logger.info({ host: http.host, port: server.port, readApi: readApi ? readApi.key.kind : 'off', ...(readApi ? { rateLimit: readApiHttp.rateLimit ?? 'off', corsOrigins: readApiHttp.corsOrigins } : {}) }, `serving ${served}`)
   return server
 }

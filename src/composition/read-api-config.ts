@@ -76,3 +76,35 @@ export const readApiSettings = (env: Env = process.env): TokenSettings | undefin
     clockToleranceSeconds: tolerance(env, 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS'),
   }
 }
+
+const RATE_LIMIT = 'DEV_STATS_READ_API_RATE_LIMIT'
+const RATE_WINDOW = 'DEV_STATS_READ_API_RATE_WINDOW_SECONDS'
+const CORS_ORIGINS = 'DEV_STATS_READ_API_CORS_ORIGINS'
+
+const wholeIn = (env: Env, name: string, fallback: number, max: number): number => {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const n = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : Number.NaN
+  if (!(n >= 0 && n <= max)) throw new ConfigError(name, `must be a whole number 0-${max}, got "${raw}"`)
+  return n
+}
+
+/** An origin as browsers send it: scheme, host and port, nothing after. */
+const origin = (raw: string): string => {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== raw) throw new ConfigError(CORS_ORIGINS, `must list origins such as https://dashboards.example.com (scheme, host, port; no path), got "${raw}"`)
+  return raw
+}
+
+/**
+ * How the read API protects the store over HTTP: at most DEV_STATS_READ_API_RATE_LIMIT requests
+ * (default 60, 0: no limit) per verified developer in any DEV_STATS_READ_API_RATE_WINDOW_SECONDS
+ * (default 10), and CORS for the origins of DEV_STATS_READ_API_CORS_ORIGINS (none by default).
+ */
+export const readApiHttpSettings = (env: Env = process.env): { readonly rateLimit?: { readonly max: number; readonly windowMs: number }; readonly corsOrigins: readonly string[] } => {
+  const max = wholeIn(env, RATE_LIMIT, 60, 1_000_000)
+  const windowSeconds = wholeIn(env, RATE_WINDOW, 10, 3600)
+  if (windowSeconds === 0) throw new ConfigError(RATE_WINDOW, 'must be 1-3600 seconds, got "0"')
+  const corsOrigins = (env[CORS_ORIGINS] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '').map(origin)
+  return { ...(max > 0 ? { rateLimit: { max, windowMs: windowSeconds * 1000 } } : {}), corsOrigins }
+}

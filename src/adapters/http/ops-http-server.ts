@@ -29,7 +29,9 @@ const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply 
 export const startOpsHttpServer = async (o: { host: string; port: number; endpoints: OpsEndpoints; logger: Logger; readApi?: ReadApiOptions }): Promise<OpsHttpServer> => {
   const app = Fastify({ logger: false, forceCloseConnections: true })
   const paths = o.readApi ? [...OPS_PATHS, ...READ_PATHS] : OPS_PATHS
+  const preflight = (o.readApi?.corsOrigins?.length ?? 0) > 0
   app.addHook('onRequest', async (request, reply) => {
+    if (preflight && request.method === 'OPTIONS' && request.url.startsWith('/v1/')) return
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendProblem(reply.header('allow', 'GET, HEAD'), problem('method-not-allowed', 'every endpoint here is read-only: GET or HEAD'))
   })
   // Every failure but a rejected query (a 400 the client caused) reaches the log.

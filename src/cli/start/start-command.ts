@@ -4,7 +4,7 @@
 import { pino, type Logger } from 'pino'
 import { decodeKafkaJsHeaderValuesAsText } from '../../adapters/kafka/kafkajs/kafkajs-record-decoder.js'
 import { serveOps } from '../../composition/ops.js'
-import { readApiSettings } from '../../composition/read-api-config.js'
+import { readApiHttpSettings, readApiSettings } from '../../composition/read-api-config.js'
 import {
   ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
 } from '../../index.js'
@@ -35,11 +35,13 @@ const isSettingError = (e: unknown): e is Error => e instanceof ConfigError || e
 const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   let ingest: DevStatsIngest
   let readApi: ReturnType<typeof readApiSettings>
+  let readApiHttp: ReturnType<typeof readApiHttpSettings>
   let logger: Logger
   try {
     const config = configFromEnv(env)
     // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
     readApi = readApiSettings(env)
+    readApiHttp = readApiHttpSettings(env)
     // Every kafkajs consumer of this process is the library's: header values as text, no Buffer each.
     decodeKafkaJsHeaderValuesAsText()
     logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
@@ -71,7 +73,7 @@ const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   process.on('SIGINT', () => shutdown('SIGINT'))
 
   try {
-    ops = await serveOps(ingest, http, logger, readApi)
+    ops = await serveOps(ingest, http, logger, readApi, readApiHttp)
   } catch (e) {
     return failed(1, `cannot serve HTTP on ${http.host}:${http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}`)
   }

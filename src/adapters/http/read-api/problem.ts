@@ -22,6 +22,9 @@ const TITLES = {
   'invalid-parameters': [400, 'Invalid query parameters'],
   'key-unavailable': [503, 'Tokens cannot be verified right now'],
   'store-unavailable': [503, 'The metrics store is unavailable'],
+  'rate-limited': [429, 'Too many requests'],
+  'overloaded': [503, 'Too many reads at once'],
+  'read-timeout': [503, 'The read took too long'],
   'internal-error': [500, 'Internal error'],
   'method-not-allowed': [405, 'Method not allowed'],
 } as const

@@ -1,10 +1,12 @@
+import cors from '@fastify/cors'
+import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import * as E from 'fp-ts/lib/Either.js'
 import { PortError } from '../../../application/ports/retriable.js'
-import type { DateRange, HierarchyFilter, Period } from '../../../application/ports/read-model.port.js'
+import { ReadsOverloaded, ReadTimedOut, type DateRange, type HierarchyFilter, type Period } from '../../../application/ports/read-model.port.js'
 import type { AccessDenied, DeveloperActor } from '../../../application/read/actor.js'
 import type { FunnelStageReport } from '../../../application/read/get-conversion-funnel.js'
 import type { SessionMetrics } from '../../../application/read/get-developer-session-metrics.js'
@@ -32,6 +34,10 @@ export interface ReadApiOptions {
   readonly verifyToken: TokenVerifier
   /** The realm of the WWW-Authenticate challenge (default `dev-stats`). */
   readonly realm?: string
+  /** Per verified developer: at most `max` requests in any `windowMs`, then 429 with Retry-After. Absent: no limit. */
+  readonly rateLimit?: { readonly max: number; readonly windowMs: number }
+  /** Origins whose pages may call the API from a browser (CORS). Absent or empty: none. */
+  readonly corsOrigins?: readonly string[]
 }
 
 /** RFC 6750 §3: error_description is printable ASCII without `"` and `\` (a claim name may hold them). */
@@ -56,8 +62,23 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
     if (verified.left.code === 'key-unavailable') return sendProblem(reply.header('retry-after', '30'), problem('key-unavailable', verified.left.detail))
     return sendProblem(reply.header('www-authenticate', challenge(realm, verified.left)), problem('unauthorized', verified.left.detail))
   })
+  if (o.rateLimit) {
+    // after the token hook, so that the limit is the verified developer's, never an address's
+    await app.register(rateLimit, {
+      hook: 'preHandler',
+      max: o.rateLimit.max,
+      timeWindow: o.rateLimit.windowMs,
+      keyGenerator: (request) => actorOf(request)?.developerId ?? request.ip,
+    })
+  }
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) return invalidParameters(reply, parameterErrors(error.validation))
+    if (error.statusCode === 429) return sendProblem(reply, problem('rate-limited', `at most ${o.rateLimit?.max} requests in ${(o.rateLimit?.windowMs ?? 0) / 1000} s per developer; retry after ${String(reply.getHeader('retry-after'))} s`))
+    if (error instanceof ReadsOverloaded) return sendProblem(reply.header('retry-after', '1'), problem('overloaded', 'too many reads wait for the store already; retry shortly'))
+    if (error instanceof ReadTimedOut) {
+      request.log.warn({ seconds: error.seconds }, 'read API: a read ran past its time limit')
+      return sendProblem(reply.header('retry-after', '10'), problem('read-timeout', `the read ran past its ${error.seconds} s limit; retry later`))
+    }
     if (error instanceof PortError && error.retriable) {
       request.log.warn({ err: error.message }, 'read API: store unavailable')
       return sendProblem(reply.header('retry-after', '5'), problem('store-unavailable', 'the metrics store cannot be reached; retry later'))
@@ -127,12 +148,16 @@ const openapi = () => ({
  * The read side over HTTP, for a host to mount on its own Fastify server:
  * `await app.register(readApiPlugin, { read, verifyToken })`, optionally with a `prefix`.
  * GET /v1/session-metrics and /v1/conversion-funnel (bearer token required) and
- * GET /v1/openapi.json (OpenAPI 3.1 of those routes, public). Encapsulated: its validator, error
+ * GET /v1/openapi.json (OpenAPI 3.1 of those routes, public); with `rateLimit`, per developer
+ * limits; with `corsOrigins`, CORS for those origins. Encapsulated: its validator, error
  * handler and token hook apply to its own routes only. A host that registered @fastify/swagger
  * itself gets these routes in its own document, which /v1/openapi.json then serves.
  */
 export const readApiPlugin = fp(
   async (app: FastifyInstance, o: ReadApiOptions) => {
+    if (o.corsOrigins?.length) {
+      await app.register(cors, { origin: [...o.corsOrigins], methods: ['GET', 'HEAD'], allowedHeaders: ['Authorization'], exposedHeaders: ['Retry-After'], maxAge: 600 })
+    }
     if (!app.hasDecorator('swagger')) await app.register(swagger, { openapi: openapi() })
     app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     await app.register(async (secured) => securedRoutes(secured, o))

@@ -155,6 +155,7 @@ const unauthorized = {
 export const errorResponses = {
   400: problemResponse(`A query parameter is missing, unknown or invalid (dates, from ≤ to, at most ${MAX_RANGE_DAYS} days, GUID filters).`),
   401: unauthorized,
+  429: problemResponse("The token's developer made more requests than the rate limit allows; retry after the Retry-After seconds."),
   500: problemResponse('An unexpected failure; details are in the service log only.'),
-  503: problemResponse('The metrics store or the token keys cannot be reached right now; retry later.'),
+  503: problemResponse('The metrics store or the token keys cannot be reached, too many reads wait already, or the read ran past its time limit; retry after the Retry-After seconds.'),
 } as const
