@@ -92,6 +92,10 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxEntries: whole(env, 'DEV_STATS_READ_CACHE_ENTRIES', 10_000),
     maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
   },
+  catchUp: {
+    maxRows: whole(env, 'DEV_STATS_CATCHUP_MAX_ROWS', 16_000),
+    maxBytes: whole(env, 'DEV_STATS_CATCHUP_MAX_BYTES', 16 * 1024 * 1024),
+  },
   readQueries: {
     maxConcurrent: whole(env, 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', 4),
     maxQueued: whole(env, 'DEV_STATS_READ_MAX_QUEUED_QUERIES', 64),

@@ -1,6 +1,7 @@
 import 'reflect-metadata'
 import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
+import { BacklogBoard } from '../application/engine/backlog.js'
 import { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
@@ -48,11 +49,12 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     store: ctx.get(TOKENS.FactStore),
     dimensions: ctx.get(TOKENS.DimensionReader),
     dimensionProgress: ctx.get(TOKENS.DimensionProgress),
+    backlog: ctx.get<BacklogBoard>(TOKENS.Backlogs).of(handler.name, handler.topic),
     clock: ctx.get(TOKENS.Clock),
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
     tracer: ctx.get(TOKENS.Tracer),
-    config: config.engine,
+    config: { ...config.engine, ...(config.catchUp.maxRows > config.engine.maxBatchRows ? { catchUp: config.catchUp } : {}) },
   })
 }
 
@@ -87,6 +89,7 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
   // the dimension consumers run here; without one they end after their attempts alone.
+  c.bind(TOKENS.Backlogs).toDynamicValue(() => new BacklogBoard())
   c.bind(TOKENS.DimensionProgress).toDynamicValue(
     (ctx) =>
       new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name), {

@@ -1,5 +1,7 @@
 import { Registry } from 'prom-client'
+import type { BacklogBoard } from '../application/engine/backlog.js'
 import type { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
+import type { LagObserver } from '../application/ops/lag-monitor.js'
 import type { IngestService } from '../application/ingest-service.js'
 import type { Readiness } from '../application/ops/readiness.js'
 import type { Clock } from '../application/ports/clock.port.js'
@@ -72,6 +74,11 @@ export interface DevStatsIngest {
   readonly consumers: readonly string[]
 }
 
+/** Every lag read told to each observer. */
+const bothOf = (...observers: readonly LagObserver[]): LagObserver => ({
+  observed: (consumer, lags, readFrom) => observers.forEach((o) => o.observed(consumer, lags, readFrom)),
+})
+
 /** A stop still running after this long logs, every as long, which consumers it waits for and at which step. */
 const STOP_REPORT_MS = 10_000
 
@@ -107,7 +114,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     logger,
     lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
-    lagObserver: container.get<DimensionProgressTracker>(TOKENS.DimensionProgress),
+    lagObserver: bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs)),
   })
 
   const start = async (): Promise<void> => {

@@ -37,4 +37,10 @@ export interface IngestConfig {
    * store ends one running longer than `timeoutSeconds` (ReadTimedOut; 0: no limit).
    */
   readonly readQueries: { readonly maxConcurrent: number; readonly maxQueued: number; readonly timeoutSeconds: number }
+  /**
+   * A consumer far behind its source topic grows its batches up to `maxRows` records and `maxBytes`
+   * of record values, each inserted whole (fewer, larger parts), and returns to `engine.maxBatchRows`
+   * once caught up; `maxRows` at or below `engine.maxBatchRows`: never grows.
+   */
+  readonly catchUp: { readonly maxRows: number; readonly maxBytes: number }
 }

@@ -13,6 +13,7 @@ export const TOKENS = {
   StoreProbe: Symbol.for('dev-stats.StoreProbe'),
   DimensionReader: Symbol.for('dev-stats.DimensionReader'),
   DimensionProgress: Symbol.for('dev-stats.DimensionProgress'),
+  Backlogs: Symbol.for('dev-stats.Backlogs'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),
   Handlers: Symbol.for('dev-stats.Handlers'),

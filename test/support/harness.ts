@@ -1,4 +1,5 @@
 import { Registry } from 'prom-client'
+import type { SourceBacklog } from '../../src/application/engine/backlog.js'
 import { ConsumerEngine } from '../../src/application/engine/consumer-engine.js'
 import type { DimensionProgress } from '../../src/application/engine/dimension-progress.js'
 import { defaultTopics, type EngineConfig } from '../../src/application/engine/engine-config.js'
@@ -52,6 +53,8 @@ export class Harness {
   lookup: DimensionReader = this.dimensions
   /** The dimension consumers' progress seen by engines; unset, a gap is declared after the attempts alone. */
   dimensionProgress: DimensionProgress | undefined
+  /** Each engine's backlog (the lag reads), by consumer name; unset, batches never grow. */
+  readonly backlogs = new Map<string, SourceBacklog>()
 
   constructor(
     readonly handlers: readonly EventHandler[],
@@ -71,6 +74,7 @@ export class Harness {
         store: { append: (rows, at, trace) => this.sink.append(rows, at, trace) },
         dimensions: { latestPaths: (ids) => this.lookup.latestPaths(ids) },
         dimensionProgress: this.dimensionProgress,
+        ...(this.backlogs.has(handler.name) ? { backlog: this.backlogs.get(handler.name) } : {}),
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,

@@ -41,7 +41,7 @@ export class BatchWriter {
 
   private async durable(batch: PendingBatch, span: BatchSpan | undefined): Promise<void> {
     const { producer, clock, config } = this.deps
-    for (const chunk of batch.chunks(config.maxBatchRows)) {
+    for (const chunk of batch.chunks(batch.insertRows ?? config.maxBatchRows)) {
       for (const { unit, error } of await insertIsolating(chunk, (part) => this.insert(part, span?.store))) {
         this.router.deadLetter(batch, unit.record, storeRejected(error), clock.now(), true)
       }

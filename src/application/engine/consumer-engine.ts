@@ -2,7 +2,7 @@ import type { EventHandler } from '../handlers/event-handler.js'
 import type { BrokerRecord, TopicPartition } from '../ports/broker.port.js'
 import { arrivalLagsOf } from './arrival-lag.js'
 import { BatchWriter } from './batch-writer.js'
-import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineTopics } from './engine-config.js'
+import { CATCH_UP_AFTER_BATCHES, DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_IN_MEMORY, type EngineTopics } from './engine-config.js'
 import type { EngineDeps } from './engine-deps.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
@@ -14,6 +14,16 @@ import { RecordRouter } from './record-router.js'
 import { Abandoned, StopAwareRetry } from './retry-loop.js'
 
 export type { EngineDeps } from './engine-deps.js'
+
+/** Where the next slice of `records` from `start` ends: at most `rows` records and `bytes` of values, at least one record. */
+const sliceEnd = (records: readonly BrokerRecord[], start: number, rows: number, bytes: number): number => {
+  const last = Math.min(records.length, start + Math.max(1, rows))
+  if (bytes === Number.POSITIVE_INFINITY) return last
+  let end = start + 1
+  let size = records[start]?.value?.length ?? 0
+  while (end < last && size + (records[end]?.value?.length ?? 0) <= bytes) size += records[end++]?.value?.length ?? 0
+  return end
+}
 
 /**
  * The one consumer engine every handler plugs into: lane → accept (route each record into the
@@ -37,6 +47,8 @@ export class ConsumerEngine {
   /** abort(): batches still inserting must not commit, as in a killed process. */
   private aborted = false
   private batch = new PendingBatch()
+  /** Records per batch now: maxBatchRows, more while catching up (resize). */
+  private batchRows: number
   private lane: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private tickQueued = false
@@ -62,6 +74,7 @@ export class ConsumerEngine {
     })
     this.router = new RecordRouter(deps, telemetry, this.retry, this.parking)
     this.writer = new BatchWriter(deps, telemetry, this.retry, this.router)
+    this.batchRows = config.maxBatchRows
   }
 
   get name(): string {
@@ -150,12 +163,15 @@ export class ConsumerEngine {
   private async accept(records: readonly BrokerRecord[]): Promise<void> {
     this.telemetry.consumed(records)
     this.tracker.received(records)
-    const { maxBatchRows } = this.deps.config
+    const { backlog, topics, config } = this.deps
+    if (backlog) backlog.taken(records.reduce((n, r) => (r.topic === topics.source ? n + 1 : n), 0))
+    const maxBytes = config.catchUp?.maxBytes ?? Number.POSITIVE_INFINITY
     for (let i = 0; i < records.length; ) {
-      const slice = records.slice(i, i + Math.max(1, maxBatchRows - this.batch.size))
-      i += slice.length
+      const end = sliceEnd(records, i, this.batchRows - this.batch.size, maxBytes - this.batch.bytes)
+      const slice = records.slice(i, end)
+      i = end
       await this.router.route(slice, this.batch, this.deps.clock.now())
-      if (this.batch.size >= maxBatchRows) await this.flush()
+      if (this.batch.size >= this.batchRows || this.batch.bytes >= maxBytes) await this.flush()
     }
   }
 
@@ -168,8 +184,21 @@ export class ConsumerEngine {
   private async flush(): Promise<void> {
     const batch = this.batch
     this.batch = new PendingBatch()
+    batch.insertRows = this.batchRows
+    this.resize()
     if (batch.size === 0) return
     await this.flushes.add(this.writer.write(batch), () => this.commitAfter(batch), (e) => this.abandoned(e))
+  }
+
+  /** The next batch's size: doubled while far behind (up to catchUp.maxRows), the default once caught up. */
+  private resize(): void {
+    const { config, backlog } = this.deps
+    const behind = backlog?.behind ?? 0
+    const rows = config.catchUp && behind > config.maxBatchRows * CATCH_UP_AFTER_BATCHES
+      ? Math.min(Math.max(config.catchUp.maxRows, config.maxBatchRows), this.batchRows * 2)
+      : config.maxBatchRows
+    if (rows !== this.batchRows) this.telemetry.batchResized(this.batchRows, rows, behind)
+    this.batchRows = rows
   }
 
   /** Flushes and waits until every sealed batch is committed (or abandoned). */

@@ -16,7 +16,16 @@ export interface EngineConfig {
   readonly parking: { readonly maxAttempts: number; readonly backoff: BackoffPolicy; readonly maxInMemory?: number; readonly gapMaxWaitMs?: number }
   /** Sealed batches whose inserts may run at once (commits stay in order); 1 = one at a time. */
   readonly flushesInFlight?: number
+  /**
+   * A consumer far behind its source topic (more than CATCH_UP_AFTER_BATCHES default batches)
+   * doubles its batches, one flush after another, up to `maxRows` rows and `maxBytes` of record
+   * values, each inserted whole; back at maxBatchRows once it has caught up. Absent: never grows.
+   */
+  readonly catchUp?: { readonly maxRows: number; readonly maxBytes: number }
 }
+
+/** Behind by more than this many default batches: the consumer is catching up, freshness is lost already. */
+export const CATCH_UP_AFTER_BATCHES = 8
 
 export const DEFAULT_FLUSHES_IN_FLIGHT = 3
 

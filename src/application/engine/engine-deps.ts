@@ -10,6 +10,8 @@ import type { DimensionProgress } from './dimension-progress.js'
 import type { EngineConfig, EngineTopics } from './engine-config.js'
 
 /** Everything one consumer engine works with: its handler, its topics and the ports. */
+import type { SourceBacklog } from './backlog.js'
+
 export interface EngineDeps {
   readonly handler: EventHandler
   readonly topics: EngineTopics
@@ -19,6 +21,8 @@ export interface EngineDeps {
   readonly dimensions: DimensionReader
   /** How far the dimension's own consumers have stored; without it a gap is declared after the attempts alone. */
   readonly dimensionProgress?: DimensionProgress
+  /** How far behind its source topic this consumer is (the lag reads); without it batches never grow. */
+  readonly backlog?: SourceBacklog
   readonly clock: Clock
   readonly logger: Logger
   readonly metrics: IngestMetrics

@@ -16,6 +16,8 @@ export class EngineStats {
   unprovenGaps = 0
   sinkRetries = 0
   flushes = 0
+  /** Records per batch when it last changed (catching up); 0 until then. */
+  batchRows = 0
   /** Largest EventTime → IngestionTime lag of the last flush, in seconds. */
   lastLagSeconds: number | undefined
   /** Epoch ms of the last successful offset commit. */

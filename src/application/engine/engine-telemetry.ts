@@ -143,6 +143,12 @@ export class EngineTelemetry {
     this.metrics.batchSize(this.consumer, rows)
   }
 
+  /** Logged on every change of the batch size: a catch-up is visible, and its end. */
+  batchResized(from: number, to: number, behind: number): void {
+    this.logger.info({ consumer: this.consumer, rows: to, behind }, to > from ? 'catching up: larger batches' : 'caught up: default batches')
+    this.stats.batchRows = to
+  }
+
   sinkFailed(what: string, e: unknown, attempt: number, retryInMs: number | undefined, now: Instant): void {
     const failure = { what, message: e instanceof Error ? e.message : String(e), retriable: retriable(e) }
     this.stats.lastFailure = failure

@@ -21,6 +21,10 @@ export class PendingBatch {
   private readonly messageIds = new Set<string>()
   /** When the first record was taken: the flush interval runs from here, not from the last flush. */
   openedAt: number | undefined
+  /** Bytes of the taken records' values. */
+  bytes = 0
+  /** Rows per insert, set when the batch is sealed (a catching-up batch is inserted whole). */
+  insertRows: number | undefined
 
   get size(): number {
     return this.settled.length
@@ -48,6 +52,7 @@ export class PendingBatch {
   settle(r: BrokerRecord, rows: readonly FactRow[] = [], outbound?: OutboundRecord): void {
     this.openedAt ??= performance.now()
     this.settled.push(r)
+    this.bytes += r.value?.length ?? 0
     if (rows.length > 0) this.entries.push({ record: r, rows })
     if (outbound) this.outbound.push(outbound)
   }

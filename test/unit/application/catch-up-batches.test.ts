@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { SourceBacklog } from '../../../src/application/engine/backlog.js'
+import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
+import type { FactRow } from '../../../src/domain/fact-row.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
+
+// Issue 37.1: a consumer far behind its source topic grows its batches step by step up to a bound
+// (rows, and bytes of record values), each inserted whole, and returns to the default batch once it
+// has caught up; every record once, commits after inserts as always.
+const sessions = sessionEndedHandler()
+let h: Harness
+afterEach(async () => h?.stopAll())
+
+/** The harness with every insert's row count recorded. */
+const harness = (catchUp?: { maxRows: number; maxBytes: number }) => {
+  h = new Harness([sessions], { ...FAST_CONFIG, maxBatchRows: 100, flushIntervalMs: 50, ...(catchUp ? { catchUp } : {}) })
+  const inserts: number[] = []
+  h.sink = { append: async (rows: readonly FactRow[], at: number) => (inserts.push(rows.length), h.store.append(rows, at)) }
+  return inserts
+}
+const lagOf = (backlog: SourceBacklog, lag: number) => backlog.read([{ topic: sessions.topic, partition: 0, end: lag, committed: 0, lag }])
+const records = (n: number) => Array.from({ length: n }, () => binaryRecord(sessions.topic, sessionEndedPayload()))
+const stored = () => new Set(h.tables.of('session_facts').map((r) => r.fact.row.factId)).size
+
+describe('batches that follow the backlog (in-memory adapters)', () => {
+  it('doubles the batch while far behind, up to the bound, and is back at the default once caught up', async () => {
+    const inserts = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 })
+    const backlog = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, backlog)
+    h.publish(...records(6000))
+    lagOf(backlog, 6000)
+    await h.start()
+    await waitUntil(() => stored() === 6000, 20_000, 'all 6,000 stored')
+    expect(Math.max(...inserts)).toBe(800)
+    const firstLarge = inserts.findIndex((n) => n > 100)
+    expect(inserts.slice(firstLarge, firstLarge + 3)).toEqual([200, 400, 800])
+    // the backlog estimate falls as records are taken: the last batches are the default again
+    expect(inserts.at(-1)).toBeLessThanOrEqual(100)
+    expect(inserts.reduce((a, b) => a + b, 0)).toBe(6000)
+    await waitUntil(() => h.caughtUp(sessions), 5000, 'every offset committed')
+  })
+
+  it('never grows without catch-up settings, nor with a lag below eight default batches', async () => {
+    const inserts = harness()
+    const backlog = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, backlog)
+    lagOf(backlog, 50_000)
+    h.publish(...records(2000))
+    await h.start()
+    await waitUntil(() => stored() === 2000, 20_000, 'all stored')
+    expect(Math.max(...inserts)).toBeLessThanOrEqual(100)
+    await h.stopAll()
+
+    const small = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 })
+    const near = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, near)
+    lagOf(near, 800)
+    h.publish(...records(800))
+    await h.start()
+    await waitUntil(() => stored() === 800, 20_000, 'all stored')
+    expect(Math.max(...small)).toBeLessThanOrEqual(100)
+  })
+
+  it('cuts a batch at the byte bound of record values', async () => {
+    const inserts = harness({ maxRows: 800, maxBytes: 30_000 })
+    const backlog = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, backlog)
+    const all = records(3000)
+    const perRecord = (all[0]?.value as Uint8Array).length
+    h.publish(...all)
+    lagOf(backlog, 3000)
+    await h.start()
+    await waitUntil(() => stored() === 3000, 20_000, 'all stored')
+    expect(Math.max(...inserts)).toBeLessThanOrEqual(Math.ceil(30_000 / perRecord))
+    expect(Math.max(...inserts)).toBeGreaterThan(100)
+  })
+})
