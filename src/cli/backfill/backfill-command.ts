@@ -2,10 +2,8 @@
 // (migration 0008) from the facts the store already holds, for a store that had data before that
 // migration. Safe to stop and run again (done chunks are skipped) and to run beside the ingest.
 import { backfillServing } from '../../adapters/clickhouse/serving-backfill.js'
-import { explainClickHouseFailure } from '../../composition/startup-errors.js'
 import { flagCommand } from '../cli-command.js'
-import { progressLine } from '../progress-line.js'
-import { storeConfig, storeSession } from '../store-session.js'
+import { onStore, storeConfig } from '../store-session.js'
 
 const HELP = `dev-stats-ingest backfill
 
@@ -17,27 +15,17 @@ then on. Safe to stop and run again (done chunks are skipped) and to run beside 
 Settings: as for dev-stats-ingest migrate.
 Exit codes: 0 done; 1 the store failed; 2 wrong usage or an invalid setting.`
 
-const fill = async (config: ReturnType<typeof storeConfig>): Promise<number> => {
-  const { session } = storeSession(config)
-  const progress = progressLine(process.stdout)
+const fill = (config: ReturnType<typeof storeConfig>): Promise<number> => {
   const started = Date.now()
-  try {
-    await backfillServing(session, (p) => progress.step(`${p.step} ${p.chunk} (${p.done}/${p.of})${p.skipped ? ' already done' : ''}`))
-    progress.end()
+  return onStore('backfill', config, async ({ session, progress }) => {
+    await backfillServing(session, (p) => progress(`${p.step} ${p.chunk} (${p.done}/${p.of})${p.skipped ? ' already done' : ''}`))
     process.stdout.write(`serving tables filled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
-    return 0
-  } catch (e) {
-    progress.end()
-    process.stderr.write(`backfill failed: ${explainClickHouseFailure(e, config)}\n`)
-    return 1
-  } finally {
-    await session.close()
-  }
+  })
 }
 
 export const run = flagCommand({
   name: 'backfill',
   help: HELP,
   options: {},
-  run: (_, env) => fill(storeConfig(env))
+  run: (_, env) => fill(storeConfig(env)),
 })

@@ -2,10 +2,8 @@
 // DEV_STATS_STORE selects (clickhouse or embedded; unset means the server), recording versions in
 // <database>.schema_migrations. Running it twice changes nothing.
 import { migrate, pendingMigrations } from '../../adapters/clickhouse/clickhouse-migrator.js'
-import { explainClickHouseFailure } from '../../composition/startup-errors.js'
 import { flagCommand } from '../cli-command.js'
-import { progressLine } from '../progress-line.js'
-import { storeConfig, storeSession } from '../store-session.js'
+import { onStore, storeConfig } from '../store-session.js'
 
 const HELP = `dev-stats-ingest migrate [--dry-run]
 
@@ -22,32 +20,20 @@ Exit codes: 0 applied or up to date; 1 the store failed; 2 wrong usage or an inv
 
 const say = (s: string): void => void process.stdout.write(`${s}\n`)
 
-const apply = async (config: ReturnType<typeof storeConfig>, dryRun: boolean): Promise<number> => {
-  const { session, where } = storeSession(config)
-  const progress = progressLine(process.stdout)
-  try {
+const apply = (config: ReturnType<typeof storeConfig>, dryRun: boolean): Promise<number> =>
+  onStore('migrate', config, async ({ session, where, progress }) => {
     if (dryRun) {
       const pending = await pendingMigrations(session)
       pending.forEach((v) => say(`would apply ${v}`))
-      say(pending.length ? `dry run: ${where} lacks ${pending.length} migration(s), nothing applied` : `${where} is up to date`)
-      return 0
+      return say(pending.length ? `dry run: ${where} lacks ${pending.length} migration(s), nothing applied` : `${where} is up to date`)
     }
-    const applied = await migrate(session, undefined, undefined, (s) => progress.step(`applying ${s.version} (${s.index + 1}/${s.of}, ${s.statements} statement(s))`))
-    progress.end()
+    const applied = await migrate(session, undefined, undefined, (s) => progress(`applying ${s.version} (${s.index + 1}/${s.of}, ${s.statements} statement(s))`))
     say(applied.length ? `applied to ${where}: ${applied.join(', ')}` : `${where} is up to date`)
-    return 0
-  } catch (e) {
-    progress.end()
-    process.stderr.write(`migrate failed: ${explainClickHouseFailure(e, config)}\n`)
-    return 1
-  } finally {
-    await session.close()
-  }
-}
+  })
 
 export const run = flagCommand({
   name: 'migrate',
   help: HELP,
   options: { 'dry-run': { type: 'boolean' } },
-  run: (values, env) => apply(storeConfig(env), values['dry-run'] === true)
+  run: (values, env) => apply(storeConfig(env), values['dry-run'] === true),
 })

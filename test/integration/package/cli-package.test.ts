@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
-import { resolveConsumer } from '../../../src/application/consumers/consumer-topics.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
 import { binaryRecord, guid, sessionEndedPayload } from '../../support/events.js'
-import { KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
+import { isolatedDeployment } from '../../support/deployment.js'
+import { kafkaBroker } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { nodeBinary, nodeVersion } from '../../support/node-versions.js'
 import { bareBin, packTarball, sh } from '../../support/packed-package.js'
@@ -19,7 +19,6 @@ import { removeRunResources } from '../../support/run-resources.js'
 // installs the tarball with --omit=optional on a PATH with no compiler → `npx dev-stats-ingest …`
 // on Node 20 and 24 against the real Kafka broker and ClickHouse server, each exit code as the
 // help says; `check` on a wrong broker, a wrong password and a missing topic, never printing a secret.
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const work = mkdtempSync(join(tmpdir(), 'dev-stats-cli-'))
 const host = join(work, 'host')
 const topics: string[] = []
@@ -38,25 +37,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
+/** A deployment of its own (kafkajs, topics, groups and a database of this run), the HTTP server off. */
 const deployment = (tag: string) => {
-  const database = `cli_${tag}_${run}`
-  const env: Record<string, string> = {
-    DEV_STATS_BROKER: 'kafkajs',
-    DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-    DEV_STATS_STORE: 'clickhouse',
-    DEV_STATS_CLICKHOUSE_URL: clickhouseUrl(),
-    DEV_STATS_CLICKHOUSE_DATABASE: database,
-    DEV_STATS_FLUSH_INTERVAL_MS: '300',
-    DEV_STATS_HTTP_PORT: '0',
-  }
-  for (const c of CONSUMERS) {
-    env[`DEV_STATS_TOPIC_${c.key}`] = `${c.topic}.cli-${tag}-${run}`
-    env[`DEV_STATS_GROUP_${c.key}`] = `${c.groupId}.cli-${tag}-${run}`
-  }
-  const consumers = CONSUMERS.map((c) => resolveConsumer(c, { [c.key]: { topic: env[`DEV_STATS_TOPIC_${c.key}`], group: env[`DEV_STATS_GROUP_${c.key}`] } }))
-  topics.push(...consumers.flatMap((c) => [c.topics.source, c.topics.deadLetter, c.topics.retry]))
-  databases.push(database)
-  return { env, database, source: (key: string) => consumers.find((c) => c.spec.key === key)!.topics.source }
+  const d = isolatedDeployment('kafkajs', `cli-${tag}`)
+  topics.push(...d.topics)
+  databases.push(d.database)
+  return { env: d.env, database: d.database, source: (key: string) => d.topicsOf(key).source }
 }
 
 describe.each([20, 24])('npx dev-stats-ingest from the installed package on Node %i', (major) => {
@@ -153,8 +139,9 @@ describe.each([20, 24])('npx dev-stats-ingest from the installed package on Node
     expect(r.stdout).toMatch(/^FAIL {2}broker .*127\.0\.0\.1:1/m)
     expect(r.stdout).toContain('DEV_STATS_KAFKA_BROKERS')
     expect(r.output).not.toContain(secret)
-    const missingTopic = npx(['check'], { ...d.env, DEV_STATS_TOPIC_SESSION_ENDED: `cli.absent.${run}` })
+    const absent = `cli.absent.${guid()}`
+    const missingTopic = npx(['check'], { ...d.env, DEV_STATS_TOPIC_SESSION_ENDED: absent })
     expect(missingTopic.code, missingTopic.output).toBe(1)
-    expect(missingTopic.stdout).toMatch(new RegExp(`^FAIL {2}topics .*cli\\.absent\\.${run}`, 'm'))
+    expect(missingTopic.stdout).toMatch(new RegExp(`^FAIL {2}topics .*${absent.replaceAll('.', '\\.')}`, 'm'))
   })
 })
