@@ -93,7 +93,7 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxStaleSeconds: whole(env, 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', 0),
   },
   catchUp: {
-    maxRows: whole(env, 'DEV_STATS_CATCHUP_MAX_ROWS', 16_000),
+    maxRows: whole(env, 'DEV_STATS_CATCHUP_MAX_ROWS', 4_000),
     maxBytes: whole(env, 'DEV_STATS_CATCHUP_MAX_BYTES', 16 * 1024 * 1024),
   },
   readQueries: {
