@@ -98,7 +98,7 @@ const origin = (raw: string): string => {
 
 /**
  * How the read API protects the store over HTTP: at most DEV_STATS_READ_API_RATE_LIMIT requests
- * (default 60, 0: no limit) per verified developer in any DEV_STATS_READ_API_RATE_WINDOW_SECONDS
+ * (default 60, 0: no limit) per verified developer per window of DEV_STATS_READ_API_RATE_WINDOW_SECONDS
  * (default 10), and CORS for the origins of DEV_STATS_READ_API_CORS_ORIGINS (none by default).
  */
 export const readApiHttpSettings = (env: Env = process.env): { readonly rateLimit?: { readonly max: number; readonly windowMs: number }; readonly corsOrigins: readonly string[] } => {

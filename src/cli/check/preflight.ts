@@ -6,7 +6,7 @@ import { requiredTopics } from '../../application/consumers/consumer-topics.js'
 import { brokerAdaptersFor, requireBrokerClient } from '../../composition/broker.factory.js'
 import { ConfigError, convertEnv, type IngestConfig } from '../../composition/config.js'
 import { consumersOf } from '../../composition/consumers.js'
-import { readApiSettings } from '../../composition/read-api-config.js'
+import { readApiHttpSettings, readApiSettings } from '../../composition/read-api-config.js'
 import { settingProblems } from '../../composition/setting-rules.js'
 import { explainClickHouseFailure, explainKafkaFailure } from '../../composition/startup-errors.js'
 import { sql } from '../../adapters/clickhouse/sql-fragment.js'
@@ -79,6 +79,7 @@ const readApiCheck = async (env: NodeJS.ProcessEnv): Promise<CheckResult> => {
   let settings
   try {
     settings = readApiSettings(env)
+    readApiHttpSettings(env)
   } catch (e) {
     return fail('read API', message(e))
   }

@@ -81,6 +81,12 @@ describe('dev-stats-ingest', () => {
     expect(io.out()).toMatch(/^FAIL {2}read API .*DEV_STATS_READ_API_JWT_SECRET must hold at least 32 bytes/m)
     expect(io.out()).not.toContain('too short')
   })
+
+  it('check refuses the read API\'s rate limit or CORS settings when invalid', async () => {
+    const io = captured()
+    expect(await runCli(['check'], { DEV_STATS_READ_API_CORS_ORIGINS: 'https://a.example.com/dash' })).toBe(1)
+    expect(io.out()).toMatch(/^FAIL {2}read API .*DEV_STATS_READ_API_CORS_ORIGINS/m)
+  })
 })
 
 describe('the bin and npm start', () => {

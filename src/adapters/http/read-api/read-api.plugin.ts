@@ -34,7 +34,7 @@ export interface ReadApiOptions {
   readonly verifyToken: TokenVerifier
   /** The realm of the WWW-Authenticate challenge (default `dev-stats`). */
   readonly realm?: string
-  /** Per verified developer: at most `max` requests in any `windowMs`, then 429 with Retry-After. Absent: no limit. */
+  /** Per verified developer: at most `max` requests per window of `windowMs`, then 429 with Retry-After. Absent: no limit. */
   readonly rateLimit?: { readonly max: number; readonly windowMs: number }
   /** Origins whose pages may call the API from a browser (CORS). Absent or empty: none. */
   readonly corsOrigins?: readonly string[]
