@@ -2,6 +2,7 @@ import 'reflect-metadata'
 import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { BacklogBoard } from '../application/engine/backlog.js'
+import { PartsPressure } from '../application/engine/parts-pressure.js'
 import { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
@@ -38,6 +39,9 @@ const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestCon
     : bounded
 }
 
+/** A store without parts (memory) is never under parts pressure. */
+const NO_PARTS = { activePartsPeak: async () => 0 }
+
 const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngine => {
   const config = ctx.get<IngestConfig>(TOKENS.Config)
   const { broker } = ctx.get<BrokerAdapters>(TOKENS.BrokerAdapters)
@@ -50,6 +54,7 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     dimensions: ctx.get(TOKENS.DimensionReader),
     dimensionProgress: ctx.get(TOKENS.DimensionProgress),
     backlog: ctx.get<BacklogBoard>(TOKENS.Backlogs).of(handler.name, handler.topic),
+    pressure: ctx.get<PartsPressure>(TOKENS.PartsPressure),
     clock: ctx.get(TOKENS.Clock),
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
@@ -90,6 +95,7 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
   // the dimension consumers run here; without one they end after their attempts alone.
   c.bind(TOKENS.Backlogs).toDynamicValue(() => new BacklogBoard())
+  c.bind(TOKENS.PartsPressure).toDynamicValue((ctx) => new PartsPressure(storeOf(ctx).pressure ?? NO_PARTS, ctx.get(TOKENS.Logger)))
   c.bind(TOKENS.DimensionProgress).toDynamicValue(
     (ctx) =>
       new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name), {

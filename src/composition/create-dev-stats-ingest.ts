@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import type { BacklogBoard } from '../application/engine/backlog.js'
+import type { PartsPressure } from '../application/engine/parts-pressure.js'
 import type { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import type { LagObserver } from '../application/ops/lag-monitor.js'
 import type { IngestService } from '../application/ingest-service.js'
@@ -105,6 +106,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   const service = container.get<IngestService>(TOKENS.IngestService)
   const broker = container.get<BrokerAdapters>(TOKENS.BrokerAdapters)
   const store = container.get<StoreAdapters>(TOKENS.StoreAdapters)
+  const pressure = container.get<PartsPressure>(TOKENS.PartsPressure)
   const ops = ingestOps({
     service,
     registry,
@@ -135,6 +137,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       throw new StartupError('broker-unreachable', `cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e) })
     }
     ops.start()
+    if (store.pressure) pressure.start()
     try {
       await service.start()
     } catch (e) {
@@ -152,6 +155,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
         logger.warn({ waiting }, 'still stopping')
       }, STOP_REPORT_MS)
       await service.stop().finally(() => clearInterval(slow))
+      pressure.stop()
       await ops.stop()
       await broker.close()
       await store.close()

@@ -1,4 +1,5 @@
 import type { DimensionReader } from '../application/ports/dimension-reader.port.js'
+import type { StorePressure } from '../application/ports/store-pressure.port.js'
 import type { FactStore } from '../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../application/ports/stage-progress.port.js'
 import { InMemoryStageProgressReader } from '../adapters/memory/in-memory-stage-progress.js'
@@ -31,6 +32,8 @@ export interface StoreAdapters {
   readonly stageProgress: StageProgressReader
   /** What the store holds now, where it can tell (a single ClickHouse server, the embedded one): lets reads be cached. */
   readonly dataVersions?: DataVersionReader
+  /** Active parts per partition, where the store has parts (ClickHouse): inserts grow under pressure. */
+  readonly pressure?: StorePressure
   /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
   /** Applies the package's migrations/ that the store lacks; the versions applied (none for memory). */

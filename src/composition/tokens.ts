@@ -14,6 +14,7 @@ export const TOKENS = {
   DimensionReader: Symbol.for('dev-stats.DimensionReader'),
   DimensionProgress: Symbol.for('dev-stats.DimensionProgress'),
   Backlogs: Symbol.for('dev-stats.Backlogs'),
+  PartsPressure: Symbol.for('dev-stats.PartsPressure'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),
   Handlers: Symbol.for('dev-stats.Handlers'),

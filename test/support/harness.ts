@@ -55,6 +55,8 @@ export class Harness {
   dimensionProgress: DimensionProgress | undefined
   /** Each engine's backlog (the lag reads), by consumer name; unset, batches never grow. */
   readonly backlogs = new Map<string, SourceBacklog>()
+  /** The store's parts pressure seen by engines; unset, never high. */
+  pressure: { high: boolean } | undefined
 
   constructor(
     readonly handlers: readonly EventHandler[],
@@ -75,6 +77,7 @@ export class Harness {
         dimensions: { latestPaths: (ids) => this.lookup.latestPaths(ids) },
         dimensionProgress: this.dimensionProgress,
         ...(this.backlogs.has(handler.name) ? { backlog: this.backlogs.get(handler.name) } : {}),
+        ...(this.pressure ? { pressure: this.pressure } : {}),
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,

@@ -2,6 +2,8 @@ import type { DimensionReader } from '../../application/ports/dimension-reader.p
 import type { FactStore } from '../../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../../application/ports/stage-progress.port.js'
 import { ClickHouseStageProgressReader } from './clickhouse-stage-progress.js'
+import { ClickHouseStorePressure } from './clickhouse-store-pressure.js'
+import type { StorePressure } from '../../application/ports/store-pressure.port.js'
 import type { ReadModel } from '../../application/ports/read-model.port.js'
 import type { DataVersionReader } from '../../application/ports/data-version.port.js'
 import { ClickHouseDataVersions } from './clickhouse-data-versions.js'
@@ -23,6 +25,7 @@ export interface ClickHouseAdapters {
   readonly stageProgress: StageProgressReader
   /** Absent on a cluster: one server's system.parts does not see the other shards' writes. */
   readonly dataVersions?: DataVersionReader
+  readonly pressure: StorePressure
 }
 
 const over = (session: ClickHouseSession, readTimeoutSeconds = 0): ClickHouseAdapters => ({
@@ -31,6 +34,7 @@ const over = (session: ClickHouseSession, readTimeoutSeconds = 0): ClickHouseAda
   dimensionReader: new ClickHouseDimensionReader(session),
   readModel: new ClickHouseReadModel(session, 'serving', readTimeoutSeconds),
   stageProgress: new ClickHouseStageProgressReader(session),
+  pressure: new ClickHouseStorePressure(session),
   ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session) }),
 })
 

@@ -24,6 +24,7 @@ export class PromMetrics implements IngestMetrics {
   private readonly gaps: Counter<'consumer'>
   private readonly unprovenGaps: Counter<'consumer'>
   private readonly mismatches: Counter<'consumer'>
+  private readonly partsRefusals: Counter<'consumer'>
 
   constructor(readonly registry: Registry = new Registry()) {
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -43,6 +44,7 @@ export class PromMetrics implements IngestMetrics {
     this.gaps = counter('dev_stats_dimension_gap_total', 'Records dead-lettered after the last parking attempt (alert)', ['consumer'])
     this.unprovenGaps = counter('dev_stats_dimension_gap_unproven_total', "Dimension gaps dead-lettered after the maximum wait, the dimension consumers' progress unknown or behind", ['consumer'])
     this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
+    this.partsRefusals = counter('dev_stats_store_too_many_parts_total', 'Inserts the store refused for too many active parts (ClickHouse code 252), retried', ['consumer'])
   }
 
   rowsIngested(consumer: string, table: FactTable, count: number): void {
@@ -88,5 +90,8 @@ export class PromMetrics implements IngestMetrics {
   }
   contractVersionMismatch(consumer: string): void {
     this.mismatches.inc({ consumer })
+  }
+  tooManyParts(consumer: string): void {
+    this.partsRefusals.inc({ consumer })
   }
 }

@@ -190,11 +190,11 @@ export class ConsumerEngine {
     await this.flushes.add(this.writer.write(batch), () => this.commitAfter(batch), (e) => this.abandoned(e))
   }
 
-  /** The next batch's size: doubled while far behind (up to catchUp.maxRows), the default once caught up. */
+  /** The next batch's size: doubled while far behind or the store's parts pile up (up to catchUp.maxRows), else the default. */
   private resize(): void {
-    const { config, backlog } = this.deps
+    const { config, backlog, pressure } = this.deps
     const behind = backlog?.behind ?? 0
-    const rows = config.catchUp && behind > config.maxBatchRows * CATCH_UP_AFTER_BATCHES
+    const rows = config.catchUp && (behind > config.maxBatchRows * CATCH_UP_AFTER_BATCHES || pressure?.high === true)
       ? Math.min(Math.max(config.catchUp.maxRows, config.maxBatchRows), this.batchRows * 2)
       : config.maxBatchRows
     if (rows !== this.batchRows) this.telemetry.batchResized(this.batchRows, rows, behind)

@@ -23,6 +23,8 @@ export interface EngineDeps {
   readonly dimensionProgress?: DimensionProgress
   /** How far behind its source topic this consumer is (the lag reads); without it batches never grow. */
   readonly backlog?: SourceBacklog
+  /** The store's parts pressure; while high, batches grow as when behind. */
+  readonly pressure?: { readonly high: boolean }
   readonly clock: Clock
   readonly logger: Logger
   readonly metrics: IngestMetrics

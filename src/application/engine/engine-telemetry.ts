@@ -1,4 +1,5 @@
 import { checkContractVersion } from '../../domain/contract-version.js'
+import { StoreError } from '../ports/store-error.js'
 import type { EventContext } from '../../domain/envelope.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import { eventTimeOf } from '../../domain/fact-row.js'
@@ -12,6 +13,9 @@ import { retriable } from '../ports/retriable.js'
 import type { EngineStats } from './engine-stats.js'
 
 /** The stats, metric and log line of each engine outcome, in one place. */
+/** ClickHouse's "too many parts": the inserts outran the merges; retried like any outage. */
+const TOO_MANY_PARTS = 'CLICKHOUSE_252'
+
 export class EngineTelemetry {
   private readonly warnedVersions = new Set<string>()
 
@@ -159,6 +163,7 @@ export class EngineTelemetry {
     this.stats.sinkRetries++
     this.stats.retryingSince ??= now
     this.metrics.sinkRetry(this.consumer)
+    if (e instanceof StoreError && e.code === TOO_MANY_PARTS) this.metrics.tooManyParts?.(this.consumer)
     this.logger.error({ consumer: this.consumer, err: String(e), retriable: failure.retriable, attempt, retryInMs }, `failed: ${what}`)
   }
 

@@ -17,4 +17,6 @@ export interface IngestMetrics {
   /** A dimension gap dead-lettered after the maximum wait, its window never proven stored (optional for a host's own metrics). */
   dimensionGapUnproven?(consumer: string): void
   contractVersionMismatch(consumer: string): void
+  /** An insert the store refused for too many parts (ClickHouse code 252), retried (optional for a host's own metrics). */
+  tooManyParts?(consumer: string): void
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { SourceBacklog } from '../../../src/application/engine/backlog.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
+import { StoreError } from '../../../src/application/ports/store-error.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
@@ -74,5 +75,39 @@ describe('batches that follow the backlog (in-memory adapters)', () => {
     await waitUntil(() => stored() === 3000, 20_000, 'all stored')
     expect(Math.max(...inserts)).toBeLessThanOrEqual(Math.ceil(30_000 / perRecord))
     expect(Math.max(...inserts)).toBeGreaterThan(100)
+  })
+})
+
+describe('batches under the store\'s parts pressure (in-memory adapters)', () => {
+  it('grow while the pressure is high even with no backlog known, and are the default again once it is gone', async () => {
+    const inserts = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 })
+    h.pressure = { high: true }
+    h.publish(...records(3000))
+    await h.start()
+    await waitUntil(() => stored() === 3000, 20_000, 'all stored')
+    expect(Math.max(...inserts)).toBe(800)
+    h.pressure.high = false
+    const before = inserts.length
+    h.publish(...records(1000))
+    await waitUntil(() => stored() === 4000, 20_000, 'all stored')
+    expect(Math.max(...inserts.slice(before + 1))).toBeLessThanOrEqual(100)
+  })
+})
+
+describe('a "too many parts" refusal', () => {
+  it('is retried as an outage and counted in dev_stats_store_too_many_parts_total', async () => {
+    h = new Harness([sessions], { ...FAST_CONFIG, maxBatchRows: 100 })
+    let refusals = 2
+    h.sink = {
+      append: async (rows: readonly FactRow[], at: number) => {
+        if (refusals-- > 0) throw new StoreError('ClickHouse error 252: Too many parts (300). Merges are processing significantly slower than inserts', true, 'CLICKHOUSE_252')
+        return h.store.append(rows, at)
+      },
+    }
+    h.publish(...records(50))
+    await h.start()
+    await waitUntil(() => stored() === 50, 10_000, 'stored after the refusals')
+    expect(await h.metric('dev_stats_store_too_many_parts_total')).toBe(2)
+    expect(h.dlq(sessions)).toEqual([])
   })
 })
