@@ -15,6 +15,7 @@ import { execSync } from 'node:child_process'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
+import { allTopicsOf, produceAllTopics, shortfall, waitForAll, watchParts } from './all-topics.js'
 
 const PARTITIONS = 3
 const options = parseOptions(process.argv.slice(2))
@@ -181,6 +182,50 @@ const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[
   return lines
 }
 
+/** --all-topics: every service line over a backlog on all 16 topics; what ClickHouse's parts did meanwhile. */
+const allTopics = async (o: BenchOptions): Promise<void> => {
+  const byKey = allTopicsOf(runId)
+  topics.push(...Object.values(byKey))
+  await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
+  const t0 = performance.now()
+  const expected = await produceAllTopics(KAFKA_BROKERS, byKey, o.records)
+  console.log(`produced ${o.records.toLocaleString('en')} records over ${Object.keys(byKey).length} topics in the soak's shares in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  const rows: string[] = []
+  const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
+  for (let round = 0; round < o.rounds; round++)
+    for (const client of clients)
+      for (const dir of [...o.against, '.']) {
+        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
+        const suffix = suffixOf(`all ${label}`, round)
+        const db = `bench_${runId}_${suffix}`
+        databases.push(db)
+        const before = serverCpu(pids)
+        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, repo: dir === '.' ? undefined : dir })
+        topics.push(...run.createdTopics)
+        await run.ready
+        const parts = watchParts(ch, db)
+        const doneAt = await waitForAll(ch, db, expected)
+        const servers = serverCpuSince(before, serverCpu(pids))
+        const metrics = await (await fetch(`http://127.0.0.1:${run.httpPort}/metrics`)).text()
+        const refusals = [...metrics.matchAll(/^dev_stats_store_too_many_parts_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0)
+        const usage = await run.stop()
+        const peaks = await parts.stop()
+        floors.push(floorInChild())
+        const short = await shortfall(ch, db, expected)
+        const once = Object.values(short).every((n) => n === 0)
+        const [peakTable, peak] = [...peaks].reduce((a, b) => (b[1] > a[1] ? b : a), ['–', 0])
+        const cpu = [usage?.cpuSeconds, servers.clickhouse, servers.kafka]
+        const us = cpu.every((x) => x !== undefined) ? ((cpu as number[]).reduce((a, b) => a + b, 0) * 1e6) / o.records : undefined
+        rows.push(`| ${label} | ${((doneAt - run.startedAt) / 1000).toFixed(1)} | ${cpu.map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${us?.toFixed(1) ?? '–'} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${peak} (${peakTable}) | ${refusals} | ${once ? 'yes' : `no: ${JSON.stringify(short)}`} |`)
+        console.log(`  ${label}: ${rows.at(-1)}; peak active parts per table ${JSON.stringify(Object.fromEntries(peaks))}`)
+        if (!once) process.exitCode = 1
+      }
+  const lowest = floors.reduce((a, b) => (b.usPerRecord < a.usPerRecord ? b : a))
+  console.log(`\n${describeFloor(lowest)}\n\nbacklog of ${o.records.toLocaleString('en')} records on all 16 topics (the soak's shares, clean), ${PARTITIONS} partitions each\n`)
+  console.log('| consumer | time s | CPU s: service / ClickHouse / Kafka | all three µs/record | peak RSS MB | peak active parts of a partition (table) | code 252 refusals | every record once |\n|---|---|---|---|---|---|---|---|')
+  for (const r of rows) console.log(r)
+}
+
 const line = (label: string, n: number, seconds: number, startup: number, usage: ProcessUsage | undefined, servers: ServerCpu, v: Verdict): Line => ({
   label, n, seconds, startup, rssMb: usage?.peakMb, cpuSeconds: usage?.cpuSeconds, mainThreadCpuSeconds: usage?.mainThreadCpuSeconds, clickhouseCpuSeconds: servers.clickhouse, kafkaCpuSeconds: servers.kafka,
   rows: v.rows, exactlyOnce: exactlyOnce(v, n), missing: v.missing, p50: v.p50, p99: v.p99,
@@ -196,6 +241,7 @@ const main = async () => {
   const sizes = await histories(options)
   templates = sizes.templates
   console.log(`load average before the contenders ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  if (options.allTopics) return allTopics(options)
   const lines = options.steady > 0 ? await steady(options, sizes.list) : await backlog(options, sizes.list)
   const lowest = floors.reduce((a, b) => (b.usPerRecord < a.usPerRecord ? b : a))
   console.log(`${describeFloor(lowest)}; the lowest of ${floors.length} measured before and after each contender: ${floors.map((f) => f.usPerRecord.toFixed(2)).join(' ')}`)

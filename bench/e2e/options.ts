@@ -29,6 +29,8 @@ export interface BenchOptions {
    * with history; the service lines run once per size. Empty: no pre-load (as before).
    */
   readonly history: readonly number[]
+  /** --all-topics: the backlog on all 16 topics in the soak's traffic shares (service lines only). */
+  readonly allTopics: boolean
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
@@ -36,9 +38,10 @@ const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
                               [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]
-                              [--history SCALE[,SCALE…]]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
+                              [--history SCALE[,SCALE…]] [--all-topics]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
 
-export const parseOptions = (argv: readonly string[]): BenchOptions => {
+export const parseOptions = (all: readonly string[]): BenchOptions => {
+  const argv = all.filter((a) => a !== '--all-topics')
   const flags = new Map<string, string>()
   for (let i = 0; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]]
@@ -57,6 +60,7 @@ export const parseOptions = (argv: readonly string[]): BenchOptions => {
   const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   return {
+    allTopics: all.includes('--all-topics'),
     records: num('records', 200_000),
     steady: num('steady', 0),
     seconds: num('seconds', 20),

@@ -42,6 +42,8 @@ export interface ServiceSpec {
   readonly logFile?: string
   /** The checkout whose `npm start` runs (default: this one); bench:e2e --against runs another's. */
   readonly repo?: string
+  /** Every consumer's source topic by registry key (--all-topics); default: only session-ended's is `topic`. */
+  readonly topics?: Readonly<Record<string, string>>
 }
 
 export interface ServiceRun {
@@ -53,6 +55,8 @@ export interface ServiceRun {
   readonly startedAt: number
   /** Resolves when the service logged that it is consuming (every group joined). */
   readonly ready: Promise<number>
+  /** Its /metrics, /health port on 127.0.0.1. */
+  readonly httpPort: number
   /** SIGTERM, wait for the exit; returns peak RSS and CPU time sampled up to the signal. */
   stop(): Promise<ProcessUsage>
 }
@@ -61,6 +65,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: spec.db })
   await migrate(session)
   await session.close()
+  const httpPort = await freePort()
   // One file per thread (tsx's loader runs in its own): the busiest one is the service.
   const profile = spec.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${spec.profileDir}/${spec.client}`] : []
   const env = {
@@ -74,8 +79,9 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
     // tests or a manual run) would otherwise be ingested alongside and skew the figures.
     ...Object.fromEntries(CONSUMERS.map((c) => [`DEV_STATS_TOPIC_${c.key}`, `${spec.group}-${c.key.toLowerCase()}`])),
     DEV_STATS_TOPIC_SESSION_ENDED: spec.topic,
+    ...Object.fromEntries(Object.entries(spec.topics ?? {}).map(([key, topic]) => [`DEV_STATS_TOPIC_${key}`, topic])),
     ...Object.fromEntries(CONSUMERS.map((c) => [`DEV_STATS_GROUP_${c.key}`, `${spec.group}-${c.key.toLowerCase()}`])),
-    DEV_STATS_HTTP_PORT: String(await freePort()),
+    DEV_STATS_HTTP_PORT: String(httpPort),
     ...spec.extraEnv,
   }
   const config = loadConfig(env)
@@ -113,6 +119,7 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
     pid: child.pid as number,
     createdTopics: created,
     startedAt,
+    httpPort,
     ready,
     stop: async () => {
       const used = usage.stop()

@@ -35,7 +35,7 @@ const FUNNEL_PROBE_DDL = [
 ]
 
 /** The store side of each fact table: its identity with the fields the ledger's FactKey carries. */
-const FACT_KEY: Readonly<Record<string, string>> = {
+export const FACT_KEY: Readonly<Record<string, string>> = {
   session_facts: `concat(FactId, '/', toString(SessionId))`,
   property_object_view_facts: `concat(FactId, '/', toString(DeveloperId), '/', toString(IsClosed))`,
 }
