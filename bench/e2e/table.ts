@@ -57,7 +57,7 @@ export const printTable = (lines: readonly Line[], o: BenchOptions, floor: Floor
   // In steady mode the producer sets the pace: time and records/s say nothing, latency does.
   console.log(steady
     ? '| consumer | peak RSS MB | startup s | rows (with redeliveries) | every record once | p50 / p99 latency s |\n|---|---|---|---|---|---|'
-    : '| consumer | time s | records/s | vs engine | peak RSS MB | startup s | rows (with redeliveries) | every record once |\n|---|---|---|---|---|---|---|---|')
+    : '| consumer | time s | records/s | vs engine | service + ClickHouse + Kafka CPU µs/record | peak RSS MB | startup s | rows (with redeliveries) | every record once |\n|---|---|---|---|---|---|---|---|---|')
   for (const { shown: l } of groups) {
     const ratio = reference ? `${(rate(l) / rate(reference)).toFixed(2)}×` : '–'
     const rss = l.rssMb === undefined ? '(in the server)' : l.rssMb.toFixed(0)
@@ -65,7 +65,7 @@ export const printTable = (lines: readonly Line[], o: BenchOptions, floor: Floor
     const common = `${rss} | ${fmt(l.startup)} | ${l.rows.toLocaleString('en')} | ${once}`
     console.log(steady
       ? `| ${l.label} | ${common} | ${fmt(l.p50)} / ${fmt(l.p99)} |`
-      : `| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | ${common} |`)
+      : `| ${l.label} | ${fmt(l.seconds)} | ${Math.round(rate(l)).toLocaleString('en')} | ${ratio} | **${fmt(allUs(l))}** | ${common} |`)
   }
   if (steady) console.log('\nlatency: a record\'s IngestionTime (whole seconds, rounded up) minus its scheduled send time')
   printCost(groups, floor, o.rounds > 1)
