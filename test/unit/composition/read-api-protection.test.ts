@@ -4,9 +4,11 @@ import { startOpsHttpServer } from '../../../src/adapters/http/ops-http-server.j
 import { createTokenVerifier } from '../../../src/adapters/http/read-api/bearer-token.js'
 import type { ReadApiOptions, ReadUseCases } from '../../../src/adapters/http/read-api/read-api.plugin.js'
 import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
+import type { Logger } from '../../../src/application/ports/logger.port.js'
 import { ReadsOverloaded, ReadTimedOut } from '../../../src/application/ports/read-model.port.js'
 import { ConfigError } from '../../../src/composition/config.js'
 import { readApiHttpSettings } from '../../../src/composition/read-api-config.js'
+import { RecordingLogger } from '../../support/recording-logger.js'
 import { secretBytes, signToken } from '../../support/tokens.js'
 
 // Issue 38.4 at the HTTP edge (real HTTP, use cases in memory): the per-developer rate limit, the
@@ -25,9 +27,9 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c()
 })
 
-const serve = async (read: ReadUseCases, options: Partial<ReadApiOptions> = {}) => {
+const serve = async (read: ReadUseCases, options: Partial<ReadApiOptions> = {}, logger: Logger = silentLogger) => {
   const server = await startOpsHttpServer({
-    host: '127.0.0.1', port: 0, logger: silentLogger,
+    host: '127.0.0.1', port: 0, logger,
     endpoints: { metrics: async () => ({ contentType: 'text/plain', body: '' }), readiness: async () => ({ ready: true, reasons: [] }) },
     readApi: { read, verifyToken: createTokenVerifier({ key: { kind: 'secret', secret: secretBytes() } }), ...options },
   })
@@ -65,6 +67,23 @@ describe('the read API protecting its store', () => {
       expect(r.status).toBe(503)
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(await r.json()).toMatchObject({ type: `urn:dev-stats:problem:${type}`, status: 503 })
+    }
+  })
+
+  it('logs no line for a 429 or a 400, a warning for a store that refused or ended a read, an error for anything else', async () => {
+    const limitedLog = new RecordingLogger()
+    const url = await serve(reads(), { rateLimit: { max: 2, windowMs: 60_000 } }, limitedLog)
+    const a = await bearer(A)
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}${PATH}`, { headers: a }).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 429)).toHaveLength(18)
+    expect((await fetch(`${url}/v1/session-metrics?from=2026-13-01&to=2026-11-30`, { headers: a })).status).toBe(400)
+    expect(limitedLog.lines).toEqual([])
+
+    for (const [error, level] of [[new ReadsOverloaded(4, 64), 'warn'], [new ReadTimedOut(10), 'warn'], [new TypeError('a bug'), 'error']] as const) {
+      const log = new RecordingLogger()
+      const failing = await serve(reads(async () => { throw error }), {}, log)
+      await fetch(`${failing}${PATH}`, { headers: a })
+      expect(log.lines.map((l) => [l.level, l.message])).toEqual([[level, 'HTTP endpoint failed']])
     }
   })
 
