@@ -24,7 +24,12 @@ const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
  * narrowed by their KeyDeveloperId prefix before any IN.
  */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
-const TIMEOUT_EXCEEDED = 'CLICKHOUSE_159'
+/**
+ * How the server ends a read for its max_execution_time: 159 (TIMEOUT_EXCEEDED) once past it, or
+ * 160 (TOO_SLOW) as soon as it estimates the read would run past it, which 18.16 does where a
+ * profile sets timeout_before_checking_execution_speed (error-classification.test.ts).
+ */
+const TIME_LIMIT_CODES: ReadonlySet<string> = new Set(['CLICKHOUSE_159', 'CLICKHOUSE_160'])
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
@@ -47,7 +52,7 @@ export class ClickHouseReadModel implements ReadModel {
     try {
       return await this.session.select<T>(fragment, this.timeoutSeconds > 0 ? { ...READ_SETTINGS, max_execution_time: this.timeoutSeconds } : READ_SETTINGS)
     } catch (e) {
-      if (e instanceof StoreError && e.code === TIMEOUT_EXCEEDED) throw new ReadTimedOut(this.timeoutSeconds, e)
+      if (e instanceof StoreError && TIME_LIMIT_CODES.has(e.code)) throw new ReadTimedOut(this.timeoutSeconds, e)
       throw e
     }
   }
