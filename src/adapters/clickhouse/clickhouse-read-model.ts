@@ -1,12 +1,12 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import { HIERARCHY_FILTER_FIELDS, ReadTimedOut, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
-import { StoreError } from '../../application/ports/store-error.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
+import { timeLimitedSelect } from './time-limited-select.js'
 
 const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
   projectId: 'ProjectId',
@@ -24,12 +24,6 @@ const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
  * narrowed by their KeyDeveloperId prefix before any IN.
  */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
-/**
- * How the server ends a read for its max_execution_time: 159 (TIMEOUT_EXCEEDED) once past it, or
- * 160 (TOO_SLOW) as soon as it estimates the read would run past it, which 18.16 does where a
- * profile sets timeout_before_checking_execution_speed (error-classification.test.ts).
- */
-const TIME_LIMIT_CODES: ReadonlySet<string> = new Set(['CLICKHOUSE_159', 'CLICKHOUSE_160'])
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
@@ -41,20 +35,19 @@ const TIME_LIMIT_CODES: ReadonlySet<string> = new Set(['CLICKHOUSE_159', 'CLICKH
  * the definition, kept as the test oracle.
  */
 export class ClickHouseReadModel implements ReadModel {
+  private readonly timeLimited: ReturnType<typeof timeLimitedSelect>
+
   constructor(
     private readonly session: ClickHouseSession,
     private readonly source: ViewSessionSource = 'serving',
     /** The server ends a read after this long (max_execution_time): ReadTimedOut. 0: no limit. */
-    private readonly timeoutSeconds = 0,
-  ) {}
+    timeoutSeconds = 0,
+  ) {
+    this.timeLimited = timeLimitedSelect(session, timeoutSeconds)
+  }
 
-  private async select<T>(fragment: SqlFragment): Promise<T[]> {
-    try {
-      return await this.session.select<T>(fragment, this.timeoutSeconds > 0 ? { ...READ_SETTINGS, max_execution_time: this.timeoutSeconds } : READ_SETTINGS)
-    } catch (e) {
-      if (e instanceof StoreError && TIME_LIMIT_CODES.has(e.code)) throw new ReadTimedOut(this.timeoutSeconds, e)
-      throw e
-    }
+  private select<T>(fragment: SqlFragment): Promise<T[]> {
+    return this.timeLimited<T>(fragment, READ_SETTINGS)
   }
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
