@@ -76,7 +76,7 @@ describe.each(stores)('%s', (store, session) => {
   it(`a read estimated past max_execution_time → ${ESTIMATE_CODE[store]}`, async () => {
     await session.command(sql`CREATE TABLE ${db}.rows (n UInt64) ENGINE = MergeTree ORDER BY n`)
     await session.command(sql`INSERT INTO ${db}.rows SELECT number FROM numbers(5000000)`)
-    const slow = sql`SELECT count() FROM ${db}.rows WHERE arraySum(arrayMap(x -> cityHash64(n, x) % 3, range(100))) = 7`
+    const slow = sql`SELECT count() FROM ${db}.rows WHERE arraySum(arrayMap(x -> cityHash64(n, x) % 3, range(1000))) = 7`
     const e = await failure(() => session.select(slow, { max_execution_time: 2, max_threads: 1, timeout_before_checking_execution_speed: 1 }))
     expect(e.code).toBe(ESTIMATE_CODE[store])
   }, 30_000)
