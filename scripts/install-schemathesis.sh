@@ -9,8 +9,10 @@ venv="${DEV_STATS_CACHE_DIR:-$HOME/.cache/dev-stats}/schemathesis-$version"
 st="$venv/bin/st"
 if [ -x "$st" ] && "$st" --version >/dev/null 2>&1; then echo "$st"; exit 0; fi
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  sudo_=""; [ "$(id -u)" -ne 0 ] && sudo_="sudo"
-  $sudo_ apt-get install -y -q --no-install-recommends python3-venv >&2
+  sudo_=""; [ "$(id -u)" -ne 0 ] && sudo_="sudo -n"
+  # a machine whose package lists were never fetched knows no python3-venv yet
+  $sudo_ env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 update -q >&2
+  $sudo_ env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends python3-venv >&2
 fi
 rm -rf "$venv.tmp"
 python3 -m venv "$venv.tmp" >&2

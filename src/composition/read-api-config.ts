@@ -7,6 +7,9 @@ const SECRET = 'DEV_STATS_READ_API_JWT_SECRET'
 const SECRET_FILE = 'DEV_STATS_READ_API_JWT_SECRET_FILE'
 const PUBLIC_KEY = 'DEV_STATS_READ_API_JWT_PUBLIC_KEY_FILE'
 const JWKS = 'DEV_STATS_READ_API_JWKS_URL'
+const RATE_LIMIT = 'DEV_STATS_READ_API_RATE_LIMIT'
+const RATE_WINDOW = 'DEV_STATS_READ_API_RATE_WINDOW_SECONDS'
+const CORS_ORIGINS = 'DEV_STATS_READ_API_CORS_ORIGINS'
 const MIN_SECRET_BYTES = 32
 const MAX_TOLERANCE_SECONDS = 300
 
@@ -50,8 +53,8 @@ const tolerance = (env: Env, name: string): number => {
 
 /**
  * The read API's token settings (DEV_STATS_READ_API_*), or undefined when no key is set: then the
- * API is not served at all. Exactly one key source; issuer/audience/claim settings without a key
- * are an error rather than an API silently left off.
+ * API is not served at all. Exactly one key source; issuer/audience/claim, rate limit or CORS
+ * settings without a key are an error rather than an API silently left off.
  */
 export const readApiSettings = (env: Env = process.env): TokenSettings | undefined => {
   const sources = [
@@ -59,7 +62,7 @@ export const readApiSettings = (env: Env = process.env): TokenSettings | undefin
     ...(set(env, PUBLIC_KEY) ? [[PUBLIC_KEY, publicKey] as const] : []),
     ...(set(env, JWKS) ? [[JWKS, jwksUrl] as const] : []),
   ]
-  const others = ['DEV_STATS_READ_API_ISSUER', 'DEV_STATS_READ_API_AUDIENCE', 'DEV_STATS_READ_API_DEVELOPER_CLAIM', 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS']
+  const others = ['DEV_STATS_READ_API_ISSUER', 'DEV_STATS_READ_API_AUDIENCE', 'DEV_STATS_READ_API_DEVELOPER_CLAIM', 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS', RATE_LIMIT, RATE_WINDOW, CORS_ORIGINS]
   if (sources.length === 0) {
     const orphan = others.find((n) => set(env, n))
     if (orphan) throw new ConfigError(orphan, `is set, but no key is: set ${SECRET_FILE}, ${PUBLIC_KEY} or ${JWKS}`)
@@ -76,10 +79,6 @@ export const readApiSettings = (env: Env = process.env): TokenSettings | undefin
     clockToleranceSeconds: tolerance(env, 'DEV_STATS_READ_API_CLOCK_TOLERANCE_SECONDS'),
   }
 }
-
-const RATE_LIMIT = 'DEV_STATS_READ_API_RATE_LIMIT'
-const RATE_WINDOW = 'DEV_STATS_READ_API_RATE_WINDOW_SECONDS'
-const CORS_ORIGINS = 'DEV_STATS_READ_API_CORS_ORIGINS'
 
 const wholeIn = (env: Env, name: string, fallback: number, max: number): number => {
   const raw = env[name]

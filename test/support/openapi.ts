@@ -10,16 +10,19 @@ export interface SeenResponse {
   readonly status: number
   readonly contentType: string
   readonly body: unknown
+  /** When given, every header the document declares for the status must be here and match its schema. */
+  readonly headers?: Headers
 }
 
 interface OpenApiDocument {
   readonly openapi: string
-  readonly paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, { schema: object }> }> } }>
+  readonly paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, { schema: object }> }> } }>
 }
 
 /**
  * Checks real responses against an OpenAPI 3.1 document (JSON Schema 2020-12): the path and
- * status must be documented, the media type listed, and the body must match its schema.
+ * status must be documented, the media type listed, and the body must match its schema; with
+ * `headers`, so must each declared header (a digits-only value read as the number it spells).
  */
 export const openApiValidator = (doc: unknown) => {
   const d = doc as OpenApiDocument
@@ -36,5 +39,12 @@ export const openApiValidator = (doc: unknown) => {
     expect(schema, `${type} for ${r.status} of GET ${r.path} is documented`).toBeDefined()
     const validate = ajv.compile(schema as object)
     expect(validate(r.body), `${r.status} ${r.path}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(r.body)}`).toBe(true)
+    if (!r.headers) return
+    for (const [name, declared] of Object.entries(route?.responses[String(r.status)]?.headers ?? {})) {
+      const raw = r.headers.get(name)
+      expect(raw, `${r.status} of GET ${r.path} sends ${name}`).not.toBeNull()
+      const checkHeader = ajv.compile(declared.schema)
+      expect(checkHeader(/^\d+$/.test(raw as string) ? Number(raw) : raw), `${name}: ${raw} ${ajv.errorsText(checkHeader.errors)}`).toBe(true)
+    }
   }
 }

@@ -35,7 +35,7 @@ const over = (session: ClickHouseSession, readTimeoutSeconds = 0): ClickHouseAda
   readModel: new ClickHouseReadModel(session, 'serving', readTimeoutSeconds),
   stageProgress: new ClickHouseStageProgressReader(session),
   pressure: new ClickHouseStorePressure(session),
-  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session) }),
+  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session, readTimeoutSeconds) }),
 })
 
 /** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */

@@ -3,6 +3,7 @@ import { DIM_TABLE } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { ident, join, name, sql, uuidSet } from './sql-fragment.js'
+import { timeLimitedSelect } from './time-limited-select.js'
 
 /** The counts and the tables they count: re-creating any of them starts the counts again. */
 const DEVELOPER_WRITES_TABLES = ['developer_writes', 'developer_view_facts', 'developer_session_facts', 'funnel_events']
@@ -24,10 +25,18 @@ const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
  * system.parts (the composition root does not cache reads there).
  */
 export class ClickHouseDataVersions implements DataVersionReader {
-  constructor(private readonly session: ClickHouseSession) {}
+  private readonly select: ReturnType<typeof timeLimitedSelect>
+
+  constructor(
+    private readonly session: ClickHouseSession,
+    /** Every read waits on a probe: the server ends one after this long (max_execution_time), as ReadTimedOut. 0: no limit. */
+    timeoutSeconds = 0,
+  ) {
+    this.select = timeLimitedSelect(session, timeoutSeconds)
+  }
 
   async versions(): Promise<ReadonlyMap<ReadSource, string>> {
-    const rows = await this.session.select<{ table: string; v: string }>(sql`
+    const rows = await this.select<{ table: string; v: string }>(sql`
       SELECT table, concat(toString(sipHash64(arrayStringConcat(arraySort(groupArray(name)), ','))), '@', toString(max(modification_time))) AS v
       FROM system.parts
       WHERE database = ${name(this.session.database)} AND active AND table IN (${join(Object.keys(SOURCE_OF).map(name), ', ')})
@@ -47,7 +56,7 @@ export class ClickHouseDataVersions implements DataVersionReader {
    * tables' creation time tells a re-created store (whose counts start again) from the old one.
    */
   async developerVersions(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>> {
-    const rows = await this.session.select<{ source: ReadSource; developer: Guid; v: string }>(sql`
+    const rows = await this.select<{ source: ReadSource; developer: Guid; v: string }>(sql`
       SELECT Source AS source, toString(KeyDeveloperId) AS developer,
              concat(toString(sum(Rows)), '@', (
                SELECT toString(max(metadata_modification_time)) FROM system.tables

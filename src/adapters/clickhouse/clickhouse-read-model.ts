@@ -1,12 +1,12 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import { HIERARCHY_FILTER_FIELDS, ReadTimedOut, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
-import { StoreError } from '../../application/ports/store-error.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
+import { timeLimitedSelect } from './time-limited-select.js'
 
 const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
   projectId: 'ProjectId',
@@ -24,7 +24,6 @@ const FILTER_COLUMNS: Readonly<Record<HierarchyFilterField, string>> = {
  * narrowed by their KeyDeveloperId prefix before any IN.
  */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
-const TIMEOUT_EXCEEDED = 'CLICKHOUSE_159'
 
 /**
  * The read side as InMemoryReadModel computes it. Sessions: the SessionIds of the developer's
@@ -36,20 +35,19 @@ const TIMEOUT_EXCEEDED = 'CLICKHOUSE_159'
  * the definition, kept as the test oracle.
  */
 export class ClickHouseReadModel implements ReadModel {
+  private readonly timeLimited: ReturnType<typeof timeLimitedSelect>
+
   constructor(
     private readonly session: ClickHouseSession,
     private readonly source: ViewSessionSource = 'serving',
     /** The server ends a read after this long (max_execution_time): ReadTimedOut. 0: no limit. */
-    private readonly timeoutSeconds = 0,
-  ) {}
+    timeoutSeconds = 0,
+  ) {
+    this.timeLimited = timeLimitedSelect(session, timeoutSeconds)
+  }
 
-  private async select<T>(fragment: SqlFragment): Promise<T[]> {
-    try {
-      return await this.session.select<T>(fragment, this.timeoutSeconds > 0 ? { ...READ_SETTINGS, max_execution_time: this.timeoutSeconds } : READ_SETTINGS)
-    } catch (e) {
-      if (e instanceof StoreError && e.code === TIMEOUT_EXCEEDED) throw new ReadTimedOut(this.timeoutSeconds, e)
-      throw e
-    }
+  private select<T>(fragment: SqlFragment): Promise<T[]> {
+    return this.timeLimited<T>(fragment, READ_SETTINGS)
   }
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {

@@ -2,6 +2,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import type { Readiness } from '../../application/ops/readiness.js'
 import type { Logger } from '../../application/ports/logger.port.js'
+import { PortError } from '../../application/ports/retriable.js'
 import { problem, sendProblem } from './read-api/problem.js'
 import { readApiPlugin, type ReadApiOptions } from './read-api/read-api.plugin.js'
 
@@ -17,6 +18,17 @@ export interface OpsHttpServer {
 
 const OPS_PATHS = ['/metrics', '/health/live', '/health/ready']
 const READ_PATHS = ['/v1/session-metrics', '/v1/conversion-funnel', '/v1/openapi.json']
+
+/**
+ * What a failure is worth in the log. A client's own error (a rejected query, a 429 past its rate
+ * limit) is not logged: a burst would flood the log with it. A store that refused or ended a read
+ * (overloaded, timed out, unreachable) is a warning, answered 503 with Retry-After; anything else
+ * is an error.
+ */
+const failureLevel = (error: Error & { validation?: unknown; statusCode?: number }): 'warn' | 'error' | undefined => {
+  if (error.validation || (error.statusCode !== undefined && error.statusCode < 500)) return undefined
+  return error instanceof PortError && error.retriable ? 'warn' : 'error'
+}
 
 const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
   reply.code(status).type('application/json').send(`${JSON.stringify(body)}\n`)
@@ -34,9 +46,9 @@ export const startOpsHttpServer = async (o: { host: string; port: number; endpoi
     if (preflight && request.method === 'OPTIONS' && request.url.startsWith('/v1/')) return
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendProblem(reply.header('allow', 'GET, HEAD'), problem('method-not-allowed', 'every endpoint here is read-only: GET or HEAD'))
   })
-  // Every failure but a rejected query (a 400 the client caused) reaches the log.
   app.addHook('onError', async (request, _reply, error) => {
-    if (!(error as { validation?: unknown }).validation) o.logger.error({ path: request.url, err: String(error) }, 'HTTP endpoint failed')
+    const level = failureLevel(error)
+    if (level) o.logger[level]({ path: request.url, err: String(error) }, 'HTTP endpoint failed')
   })
   // the failure's text stays in the log: it may name hosts, tables or inputs
   app.setErrorHandler(async (_error, _request, reply) => sendProblem(reply, problem('internal-error', 'the request failed; the service log has the details')))

@@ -19,6 +19,8 @@ const stores: readonly (readonly [string, ClickHouseSession])[] = [
   ['chdb', embeddedSession({ path: dir, database: DATABASE })],
 ]
 
+const ESTIMATE_CODE: Readonly<Record<string, string>> = { '18.16 server': 'CLICKHOUSE_160', chdb: 'CLICKHOUSE_159' }
+
 const failure = async (work: () => Promise<unknown>): Promise<StoreError> => {
   try {
     await work()
@@ -31,7 +33,7 @@ const failure = async (work: () => Promise<unknown>): Promise<StoreError> => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe.each(stores)('%s', (_, session) => {
+describe.each(stores)('%s', (store, session) => {
   const db = ident(DATABASE)
   beforeAll(async () => {
     await session.command(sql`CREATE DATABASE IF NOT EXISTS ${db}`)
@@ -67,6 +69,16 @@ describe.each(stores)('%s', (_, session) => {
   it('a read past max_execution_time → CLICKHOUSE_159', async () => {
     const e = await failure(() => session.select(sql`SELECT count() FROM numbers(100000000000) WHERE number % 7 = 3`, { max_execution_time: 1 }))
     expect(e.code).toBe('CLICKHOUSE_159')
+  }, 30_000)
+
+  // A table's row count lets the server estimate a read's time; a profile that sets
+  // timeout_before_checking_execution_speed makes 18.16 end it on that estimate (chdb: only on the clock).
+  it(`a read estimated past max_execution_time → ${ESTIMATE_CODE[store]}`, async () => {
+    await session.command(sql`CREATE TABLE ${db}.rows (n UInt64) ENGINE = MergeTree ORDER BY n`)
+    await session.command(sql`INSERT INTO ${db}.rows SELECT number FROM numbers(5000000)`)
+    const slow = sql`SELECT count() FROM ${db}.rows WHERE arraySum(arrayMap(x -> cityHash64(n, x) % 3, range(1000))) = 7`
+    const e = await failure(() => session.select(slow, { max_execution_time: 2, max_threads: 1, timeout_before_checking_execution_speed: 1 }))
+    expect(e.code).toBe(ESTIMATE_CODE[store])
   }, 30_000)
 })
 

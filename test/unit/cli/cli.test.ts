@@ -82,10 +82,13 @@ describe('dev-stats-ingest', () => {
     expect(io.out()).not.toContain('too short')
   })
 
-  it('check refuses the read API\'s rate limit or CORS settings when invalid', async () => {
+  it('check refuses the read API\'s rate limit or CORS settings when invalid, or set without a key', async () => {
     const io = captured()
-    expect(await runCli(['check'], { DEV_STATS_READ_API_CORS_ORIGINS: 'https://a.example.com/dash' })).toBe(1)
-    expect(io.out()).toMatch(/^FAIL {2}read API .*DEV_STATS_READ_API_CORS_ORIGINS/m)
+    const key = { DEV_STATS_READ_API_JWT_SECRET: 'a-secret-of-at-least-thirty-two-bytes-0123' }
+    expect(await runCli(['check'], { ...key, DEV_STATS_READ_API_CORS_ORIGINS: 'https://a.example.com/dash' })).toBe(1)
+    expect(io.out()).toMatch(/^FAIL {2}read API .*DEV_STATS_READ_API_CORS_ORIGINS must list origins/m)
+    expect(await runCli(['check'], { DEV_STATS_READ_API_RATE_LIMIT: '100' })).toBe(1)
+    expect(io.out()).toMatch(/^FAIL {2}read API .*DEV_STATS_READ_API_RATE_LIMIT is set, but no key is/m)
   })
 })
 

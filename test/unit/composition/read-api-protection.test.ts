@@ -4,9 +4,13 @@ import { startOpsHttpServer } from '../../../src/adapters/http/ops-http-server.j
 import { createTokenVerifier } from '../../../src/adapters/http/read-api/bearer-token.js'
 import type { ReadApiOptions, ReadUseCases } from '../../../src/adapters/http/read-api/read-api.plugin.js'
 import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
+import type { Logger } from '../../../src/application/ports/logger.port.js'
 import { ReadsOverloaded, ReadTimedOut } from '../../../src/application/ports/read-model.port.js'
+import { StoreError } from '../../../src/application/ports/store-error.js'
 import { ConfigError } from '../../../src/composition/config.js'
 import { readApiHttpSettings } from '../../../src/composition/read-api-config.js'
+import { openApiValidator } from '../../support/openapi.js'
+import { RecordingLogger } from '../../support/recording-logger.js'
 import { secretBytes, signToken } from '../../support/tokens.js'
 
 // Issue 38.4 at the HTTP edge (real HTTP, use cases in memory): the per-developer rate limit, the
@@ -25,9 +29,9 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c()
 })
 
-const serve = async (read: ReadUseCases, options: Partial<ReadApiOptions> = {}) => {
+const serve = async (read: ReadUseCases, options: Partial<ReadApiOptions> = {}, logger: Logger = silentLogger) => {
   const server = await startOpsHttpServer({
-    host: '127.0.0.1', port: 0, logger: silentLogger,
+    host: '127.0.0.1', port: 0, logger,
     endpoints: { metrics: async () => ({ contentType: 'text/plain', body: '' }), readiness: async () => ({ ready: true, reasons: [] }) },
     readApi: { read, verifyToken: createTokenVerifier({ key: { kind: 'secret', secret: secretBytes() } }), ...options },
   })
@@ -66,6 +70,51 @@ describe('the read API protecting its store', () => {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(await r.json()).toMatchObject({ type: `urn:dev-stats:problem:${type}`, status: 503 })
     }
+  })
+
+  it('logs no line for a 429 or a 400, a warning for a store that refused or ended a read, an error for anything else', async () => {
+    const limitedLog = new RecordingLogger()
+    const url = await serve(reads(), { rateLimit: { max: 2, windowMs: 60_000 } }, limitedLog)
+    const a = await bearer(A)
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}${PATH}`, { headers: a }).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 429)).toHaveLength(18)
+    expect((await fetch(`${url}/v1/session-metrics?from=2026-13-01&to=2026-11-30`, { headers: a })).status).toBe(400)
+    expect(limitedLog.lines).toEqual([])
+
+    for (const [error, level] of [[new ReadsOverloaded(4, 64), 'warn'], [new ReadTimedOut(10), 'warn'], [new TypeError('a bug'), 'error']] as const) {
+      const log = new RecordingLogger()
+      const failing = await serve(reads(async () => { throw error }), {}, log)
+      await fetch(`${failing}${PATH}`, { headers: a })
+      expect(log.lines.map((l) => [l.level, l.message])).toEqual([[level, 'HTTP endpoint failed']])
+    }
+  })
+
+  it('the OpenAPI document declares the 429 and every 503 as they are sent: problem+json with an integer Retry-After', async () => {
+    const seen = async (url: string, headers: Record<string, string>) => {
+      const r = await fetch(`${url}${PATH}`, { headers })
+      return { path: PATH, status: r.status, contentType: r.headers.get('content-type') ?? '', body: await r.json(), headers: r.headers }
+    }
+    const limitedUrl = await serve(reads(), { rateLimit: { max: 1, windowMs: 60_000 } })
+    const doc = (await (await fetch(`${limitedUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { responses: Record<string, { headers?: object }> } }> }
+    for (const path of ['/v1/session-metrics', '/v1/conversion-funnel']) {
+      const responses = doc.paths[path]?.get.responses
+      for (const status of ['429', '503']) expect(responses?.[status]?.headers, `${status} of ${path}`).toEqual({ 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before asking again.' } })
+      expect(responses?.['401']?.headers).toEqual({ 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer challenge (RFC 6750).' } })
+    }
+    const validate = openApiValidator(doc)
+    const a = await bearer(A)
+    expect((await seen(limitedUrl, a)).status).toBe(200)
+    const limited = await seen(limitedUrl, a)
+    expect(limited.status).toBe(429)
+    validate(limited)
+    for (const error of [new ReadsOverloaded(4, 64), new ReadTimedOut(10), new StoreError('gone', true, 'ECONNREFUSED')]) {
+      const refused = await seen(await serve(reads(async () => { throw error })), a)
+      expect(refused.status).toBe(503)
+      validate(refused)
+    }
+    const unauthorized = await seen(limitedUrl, {})
+    expect(unauthorized.status).toBe(401)
+    validate(unauthorized)
   })
 
   it('CORS only for the configured origins, preflight included; none without the setting', async () => {

@@ -68,7 +68,8 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
       hook: 'preHandler',
       max: o.rateLimit.max,
       timeWindow: o.rateLimit.windowMs,
-      keyGenerator: (request) => actorOf(request)?.developerId ?? request.ip,
+      // the token hook answered every request without an actor already: none reaches here
+      keyGenerator: (request) => actorOf(request)?.developerId ?? 'no-actor',
     })
   }
   app.setErrorHandler((error: FastifyError, request, reply) => {

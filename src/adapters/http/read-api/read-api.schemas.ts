@@ -144,18 +144,22 @@ export const problemBody = {
   },
 } as const
 
-const problemResponse = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemBody } } }) as const
+// Header schemas as @fastify/swagger reads them: it wraps each into the Header Object's `schema`.
+const retryAfter = { 'Retry-After': { type: 'integer', minimum: 1, description: 'Seconds to wait before asking again.' } } as const
+
+const problemResponse = (description: string, headers?: typeof retryAfter) =>
+  ({ description, ...(headers ? { headers } : {}), content: { [PROBLEM_CONTENT_TYPE]: { schema: problemBody } } }) as const
 
 const unauthorized = {
   description: 'No bearer token, or one that does not verify (signature, algorithm, issuer, audience, exp/nbf, developer claim). No query ran.',
-  headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string' } } },
+  headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer challenge (RFC 6750).' } },
   content: { [PROBLEM_CONTENT_TYPE]: { schema: problemBody } },
 } as const
 
 export const errorResponses = {
   400: problemResponse(`A query parameter is missing, unknown or invalid (dates, from ≤ to, at most ${MAX_RANGE_DAYS} days, GUID filters).`),
   401: unauthorized,
-  429: problemResponse("The token's developer made more requests than the rate limit allows; retry after the Retry-After seconds."),
+  429: problemResponse("The token's developer made more requests than the rate limit allows; retry after the Retry-After seconds.", retryAfter),
   500: problemResponse('An unexpected failure; details are in the service log only.'),
-  503: problemResponse('The metrics store or the token keys cannot be reached, too many reads wait already, or the read ran past its time limit; retry after the Retry-After seconds.'),
+  503: problemResponse('The metrics store or the token keys cannot be reached, too many reads wait already, or the read ran past its time limit; retry after the Retry-After seconds.', retryAfter),
 } as const
