@@ -20,6 +20,9 @@
 #   KAFKA_SSL_PORT             adds SSL://127.0.0.1:<port> that requires a client certificate
 #   KAFKA_TLS_DIR              holds server.keystore.pem (key + chain) and ca.crt (PEM)
 #   KAFKA_SCRAM_USER / KAFKA_SCRAM_PASSWORD_FILE  SCRAM user created at storage format time
+# A listener reached through a fault proxy (the soak's network faults; unset by default):
+#   KAFKA_PROXIED_PORT            adds PROXIED://127.0.0.1:<port> (plaintext) ...
+#   KAFKA_PROXIED_ADVERTISED_PORT ... advertised as the proxy's port, so that clients keep going through it
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,6 +39,8 @@ BOOTSTRAP="$KAFKA_HOST:$KAFKA_PORT"
 KAFKA_SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
 KAFKA_SSL_PORT="${KAFKA_SSL_PORT:-}"
 KAFKA_TLS_DIR="${KAFKA_TLS_DIR:-}"
+KAFKA_PROXIED_PORT="${KAFKA_PROXIED_PORT:-}"
+KAFKA_PROXIED_ADVERTISED_PORT="${KAFKA_PROXIED_ADVERTISED_PORT:-$KAFKA_PROXIED_PORT}"
 
 POM="$SCRIPT_DIR/kafka/pom.xml"
 CACHE_ROOT="${DEV_STATS_CACHE_DIR:-${HOME:-/root}/.cache/dev-stats}"
@@ -103,8 +108,15 @@ kafka_java() {
     -cp "$LIBS_DIR/*" "$@"
 }
 
-# The optional secured listeners: extra listener entries ($1: address | map) and their settings.
+# The optional secured and proxied listeners: extra listener entries ($1: address | advertised | map) and their settings.
 secure_listeners() {
+  if [[ -n "$KAFKA_PROXIED_PORT" ]]; then
+    case "$1" in
+      map) printf ',PROXIED:PLAINTEXT' ;;
+      address) printf ',PROXIED://%s:%s' "$KAFKA_HOST" "$KAFKA_PROXIED_PORT" ;;
+      advertised) printf ',PROXIED://%s:%s' "$KAFKA_HOST" "$KAFKA_PROXIED_ADVERTISED_PORT" ;;
+    esac
+  fi
   if [[ -n "$KAFKA_SASL_SSL_PORT" ]]; then
     if [[ "$1" == map ]]; then printf ',SASL_SSL:SASL_SSL'; else printf ',SASL_SSL://%s:%s' "$KAFKA_HOST" "$KAFKA_SASL_SSL_PORT"; fi
   fi
@@ -147,7 +159,7 @@ process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
 listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT$(secure_listeners address)
-advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT$(secure_listeners address)
+advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT$(secure_listeners advertised)
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT$(secure_listeners map)
@@ -347,7 +359,7 @@ cmd_create_topics() {
 }
 
 usage() {
-  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
