@@ -60,7 +60,8 @@ export class ClickHouseSession {
     return (await this.open()).dialect
   }
 
-  async select<T>(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<T[]> {
+  /** `signal` ends the request on the client's side too (a server that never answers). */
+  async select<T>(fragment: SqlFragment, settings: ClickHouseSettings = {}, signal?: AbortSignal): Promise<T[]> {
     const { client, dialect } = await this.open()
     const { query, params } = render(fragment, dialect)
     return guard(async () => {
@@ -69,6 +70,7 @@ export class ClickHouseSession {
         format: 'JSONEachRow',
         ...(dialect === 'bound' ? { query_params: params } : {}),
         clickhouse_settings: { ...this.settings, ...settings },
+        ...(signal ? { abort_signal: signal } : {}),
       })
       return result.json<T>()
     })

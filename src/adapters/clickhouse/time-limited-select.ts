@@ -11,14 +11,25 @@ import type { SqlFragment } from './sql-fragment.js'
  */
 const TIME_LIMIT_CODES: ReadonlySet<string> = new Set(['CLICKHOUSE_159', 'CLICKHOUSE_160'])
 
-/** The session's select with the server ending each read after `timeoutSeconds` (0: no limit), as ReadTimedOut. */
+/**
+ * A server that never answers (a silent, half-open connection) cannot end the read itself: the
+ * client gives up this long after the server's own limit, instead of after its request timeout.
+ */
+export const CLIENT_GRACE_MS = 2000
+
+/**
+ * The session's select with the server ending each read after `timeoutSeconds` (0: no limit), and
+ * the client `CLIENT_GRACE_MS` later, both as ReadTimedOut.
+ */
 export const timeLimitedSelect =
   (session: ClickHouseSession, timeoutSeconds: number) =>
   async <T>(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<T[]> => {
+    if (timeoutSeconds <= 0) return session.select<T>(fragment, settings)
+    const signal = AbortSignal.timeout(timeoutSeconds * 1000 + CLIENT_GRACE_MS)
     try {
-      return await session.select<T>(fragment, timeoutSeconds > 0 ? { ...settings, max_execution_time: timeoutSeconds } : settings)
+      return await session.select<T>(fragment, { ...settings, max_execution_time: timeoutSeconds }, signal)
     } catch (e) {
-      if (e instanceof StoreError && TIME_LIMIT_CODES.has(e.code)) throw new ReadTimedOut(timeoutSeconds, e)
+      if (signal.aborted || (e instanceof StoreError && TIME_LIMIT_CODES.has(e.code))) throw new ReadTimedOut(timeoutSeconds, e)
       throw e
     }
   }
