@@ -24,7 +24,7 @@ export const serveOps = async (ingest: DevStatsIngest, http: IngestConfig['http'
       metrics: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
       readiness: () => ingest.readiness(),
     },
-    ...(readApi ? { readApi: { read: ingest.read, verifyToken: createTokenVerifier(readApi), ...readApiHttp } } : {}),
+    ...(readApi ? { readApi: { read: ingest.read, verifyToken: createTokenVerifier(readApi), readTimeoutSeconds: ingest.config.readQueries.timeoutSeconds, ...readApiHttp } } : {}),
   })
   const served = readApi ? '/metrics, /health/live, /health/ready and the read API (/v1/session-metrics, /v1/conversion-funnel, /v1/openapi.json)' : '/metrics, /health/live and /health/ready'
   logger.info({ host: http.host, port: server.port, readApi: readApi ? readApi.key.kind : 'off', ...(readApi ? { rateLimit: readApiHttp.rateLimit ?? 'off', corsOrigins: readApiHttp.corsOrigins } : {}) }, `serving ${served}`)

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startOpsHttpServer } from '../../../src/adapters/http/ops-http-server.js'
 import { createTokenVerifier } from '../../../src/adapters/http/read-api/bearer-token.js'
-import type { ReadApiOptions, ReadUseCases } from '../../../src/adapters/http/read-api/read-api.plugin.js'
+import { ANSWER_GRACE_MS, type ReadApiOptions, type ReadUseCases } from '../../../src/adapters/http/read-api/read-api.plugin.js'
 import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
 import type { Logger } from '../../../src/application/ports/logger.port.js'
 import { ReadsOverloaded, ReadTimedOut } from '../../../src/application/ports/read-model.port.js'
@@ -69,6 +69,21 @@ describe('the read API protecting its store', () => {
       expect(r.status).toBe(503)
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(await r.json()).toMatchObject({ type: `urn:dev-stats:problem:${type}`, status: 503 })
+    }
+  })
+
+  it('a route that waits past the time limit and its grace answers 503 read-timeout, whatever it waits on', async () => {
+    const never = new Promise<never>(() => undefined) // a store that stopped answering
+    const url = await serve({ sessionMetrics: () => never, conversionFunnel: () => never, funnelScope: async () => E.right([]) }, { readTimeoutSeconds: 1 })
+    for (const path of [PATH, '/v1/conversion-funnel?from=2026-11-01&to=2026-11-30']) {
+      const started = Date.now()
+      const r = await fetch(`${url}${path}`, { headers: await bearer(A) })
+      const seconds = (Date.now() - started) / 1000
+      expect(r.status).toBe(503)
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(await r.json()).toMatchObject({ type: 'urn:dev-stats:problem:read-timeout' })
+      expect(seconds).toBeGreaterThanOrEqual(1 + ANSWER_GRACE_MS / 1000 - 0.05)
+      expect(seconds).toBeLessThan(1 + ANSWER_GRACE_MS / 1000 + 1)
     }
   })
 

@@ -38,6 +38,27 @@ export interface ReadApiOptions {
   readonly rateLimit?: { readonly max: number; readonly windowMs: number }
   /** Origins whose pages may call the API from a browser (CORS). Absent or empty: none. */
   readonly corsOrigins?: readonly string[]
+  /**
+   * The reads' time limit (DEV_STATS_READ_QUERY_TIMEOUT_SECONDS): a route that has not answered
+   * `ANSWER_GRACE_MS` after it answers 503 read-timeout, whatever it waits on (a read's turn, a
+   * cache probe, a store that stopped answering). Absent or 0: no deadline.
+   */
+  readonly readTimeoutSeconds?: number
+}
+
+/** How long past the reads' time limit a route may take: the store's own limit and the client's abort come first. */
+export const ANSWER_GRACE_MS = 3000
+
+/** `work`, or ReadTimedOut once `seconds` + the grace have passed (the work goes on, bounded by its own limits). */
+const withinDeadline = <T>(seconds: number | undefined, work: Promise<T>): Promise<T> => {
+  if (!seconds) return work
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ReadTimedOut(seconds)), seconds * 1000 + ANSWER_GRACE_MS)
+    work.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    )
+  })
 }
 
 /** RFC 6750 §3: error_description is printable ASCII without `"` and `\` (a claim name may hold them). */
@@ -103,7 +124,7 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
     if (!actor) return refused(reply)
     const asked = readPeriod(request.query)
     if (E.isLeft(asked)) return invalidParameters(reply, asked.left)
-    const metrics = await o.read.sessionMetrics(actor, asked.right.period)
+    const metrics = await withinDeadline(o.readTimeoutSeconds, o.read.sessionMetrics(actor, asked.right.period))
     if (E.isLeft(metrics)) return refused(reply)
     return { developerId: actor.developerId, from: request.query.from, to: request.query.to, ...metrics.right }
   })
@@ -122,7 +143,7 @@ const securedRoutes = async (app: FastifyInstance, o: ReadApiOptions): Promise<v
     const asked = readPeriod(request.query)
     const filter = hierarchyFilter(request.query)
     if (E.isLeft(asked) || E.isLeft(filter)) return invalidParameters(reply, [...(E.isLeft(asked) ? asked.left : []), ...(E.isLeft(filter) ? filter.left : [])])
-    const [stages, scope] = await Promise.all([o.read.conversionFunnel(actor, asked.right.range, filter.right), o.read.funnelScope(actor, filter.right)])
+    const [stages, scope] = await withinDeadline(o.readTimeoutSeconds, Promise.all([o.read.conversionFunnel(actor, asked.right.range, filter.right), o.read.funnelScope(actor, filter.right)]))
     if (E.isLeft(stages) || E.isLeft(scope)) return refused(reply)
     return {
       developerId: actor.developerId,
