@@ -11,6 +11,7 @@ import { settingProblems } from '../../composition/setting-rules.js'
 import { explainClickHouseFailure, explainKafkaFailure } from '../../composition/startup-errors.js'
 import { sql } from '../../adapters/clickhouse/sql-fragment.js'
 import { storeSession } from '../store-session.js'
+import { stopTimeoutSeconds } from '../start/stop-deadline.js'
 
 export interface CheckResult {
   readonly check: string
@@ -102,6 +103,12 @@ const readApiCheck = async (env: NodeJS.ProcessEnv): Promise<CheckResult> => {
  */
 const settingsOf = (env: NodeJS.ProcessEnv): { readonly config?: IngestConfig; readonly problems: readonly string[] } => {
   const problems: string[] = []
+  try {
+    stopTimeoutSeconds(env) // read by start only, checked here all the same
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e
+    problems.push(e.message)
+  }
   const rest = { ...env }
   for (;;) {
     try {

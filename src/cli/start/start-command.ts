@@ -9,18 +9,21 @@ import {
   ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
 } from '../../index.js'
 import { flagCommand } from '../cli-command.js'
+import { STOP_TIMEOUT, stopTimeoutSeconds, stopWithin } from './stop-deadline.js'
 
 const HELP = `dev-stats-ingest start
 
 Runs every enabled consumer against the configured broker and store, serves /metrics, /health
 and (with a DEV_STATS_READ_API_* key) the read API on DEV_STATS_HTTP_HOST:DEV_STATS_HTTP_PORT,
 until SIGTERM or SIGINT: then finishes the batches in flight, commits what was inserted, leaves
-the consumer groups and exits 0. Logs are JSON lines on stdout (pino).
+the consumer groups and exits 0 — or, if that takes longer than DEV_STATS_STOP_TIMEOUT_SECONDS
+(default 30: a broker or store that stopped answering), exits 1 without committing anything more.
+Logs are JSON lines on stdout (pino).
 
 Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check
 tries them without starting anything.
 
-Exit codes: 0 stopped on a signal; 1 a server unreachable, the store lacking a migration, topics
+Exit codes: 0 stopped on a signal; 1 the stop ran past its deadline, or a server unreachable, the store lacking a migration, topics
 missing or the HTTP port taken (the reason on stderr); 2 an invalid setting or the chosen
 optional client not installed.`
 
@@ -37,7 +40,9 @@ const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   let readApi: ReturnType<typeof readApiSettings>
   let readApiHttp: ReturnType<typeof readApiHttpSettings>
   let logger: Logger
+  let stopSeconds: number
   try {
+    stopSeconds = stopTimeoutSeconds(env)
     const config = configFromEnv(env)
     // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
     readApi = readApiSettings(env)
@@ -59,7 +64,10 @@ const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal }, 'stopping: finishing the in-flight batches')
-      await ingest.stop()
+      const outcome = await stopWithin(stopSeconds, ingest.stop(), () =>
+        logger.error({ seconds: stopSeconds }, `stop deadline passed (${STOP_TIMEOUT}): exiting without committing anything more; the uncommitted records come again to whoever takes the partitions`),
+      )
+      if (outcome === 'deadline') return stopped(1)
       await ops?.close()
       logger.info({}, 'stopped')
     })()
