@@ -27,6 +27,8 @@ export interface TermOutcome {
   readonly signal: NodeJS.Signals | null
   readonly seconds: number
   readonly brokerDown: boolean
+  readonly wireFault: boolean
+  readonly deadline: boolean
 }
 
 export class FaultRunner {
@@ -34,6 +36,7 @@ export class FaultRunner {
   readonly errors: string[] = []
   readonly terms: TermOutcome[] = []
   private brokerDown = false
+  private wireFaults = 0
   private readonly slotLocks = new Map<number, Promise<void>>()
   private readonly running = new Set<Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
@@ -109,6 +112,27 @@ export class FaultRunner {
         await this.term(added)
         return span(`instance-add x${extra}`)
       }
+      default: {
+        const toxic = f.toxic
+        if (!toxic) throw new Error(`${f.kind} without a toxic`)
+        const proxy = this.infra.proxy(toxic.link)
+        const name = `${f.kind}-${f.atMs}`
+        const what = `${toxic.type} ${Object.entries(toxic.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`
+        this.log(`fault ${f.kind} ${toxic.link}: ${what} for ${f.holdMs / 1000} s`)
+        // On the server's answers (a request reaches it, its reply is slowed, cut or reset); a
+        // timeout both ways: the link carries nothing and closes nothing (one way only, the server's
+        // own keep-alive timeout would close an idle connection after a few seconds).
+        const streams = toxic.type === 'timeout' ? (['downstream', 'upstream'] as const) : (['downstream'] as const)
+        this.wireFaults++
+        try {
+          for (const stream of streams) await proxy.add({ name: `${name}-${stream}`, type: toxic.type, stream, attributes: toxic.attributes })
+          await sleep(f.holdMs)
+          for (const stream of streams) await proxy.remove(`${name}-${stream}`)
+        } finally {
+          this.wireFaults--
+        }
+        return span(`${f.kind} ${toxic.link} ${f.holdMs / 1000} s`)
+      }
     }
   }
 
@@ -126,10 +150,13 @@ export class FaultRunner {
   }
 
   private async term(victim: Instance): Promise<void> {
-    const brokerDown = this.brokerDown
+    const [brokerDown, wireFault] = [this.brokerDown, this.wireFaults > 0]
     const t = Date.now()
     const exit = await victim.term()
-    const outcome = { label: victim.label, ...exit, seconds: (Date.now() - t) / 1000, brokerDown: brokerDown || this.brokerDown }
+    const outcome = {
+      label: victim.label, ...exit, seconds: (Date.now() - t) / 1000,
+      brokerDown: brokerDown || this.brokerDown, wireFault: wireFault || this.wireFaults > 0, deadline: victim.stopDeadline,
+    }
     this.terms.push(outcome)
     if (exit.code !== 0) this.log(`${victim.label} exited ${exit.code ?? exit.signal} on SIGTERM after ${outcome.seconds.toFixed(1)} s${outcome.brokerDown ? ' (the broker was down)' : ''}`)
   }

@@ -3,10 +3,15 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { freePort } from '../../test/support/http.js'
+import { OwnToxiproxy, type WireProxy } from '../../test/support/toxiproxy.js'
+import type { Link } from './schedule.js'
 
 // The soak's OWN ClickHouse server and Kafka broker: other ports, their own state directory. The
 // soak restarts the broker and stops ClickHouse, so it never touches the shared servers
-// (18123/19000, 19092/19093) that everyone's tests use.
+// (18123/19000, 19092/19093) that everyone's tests use. With wire faults, the service reaches both
+// only through Toxiproxy (Kafka on a listener advertised at its proxy); the soak's own producer,
+// sampler and end check keep the direct addresses.
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const run = promisify(execFile)
@@ -17,14 +22,27 @@ export interface SoakPorts {
   readonly clickhouseTcp: number
   readonly kafka: number
   readonly kafkaController: number
+  /** Wire faults: the broker's PROXIED listener, and the proxies' ports in front of it and of ClickHouse's HTTP port. */
+  readonly wire?: { readonly kafkaProxied: number; readonly kafkaProxy: number; readonly clickhouseProxy: number }
 }
 
+export const soakPorts = async (wire: boolean): Promise<SoakPorts> => ({
+  clickhouseHttp: await freePort(),
+  clickhouseTcp: await freePort(),
+  kafka: await freePort(),
+  kafkaController: await freePort(),
+  ...(wire ? { wire: { kafkaProxied: await freePort(), kafkaProxy: await freePort(), clickhouseProxy: await freePort() } } : {}),
+})
+
 export class SoakInfra {
+  private toxiproxy: OwnToxiproxy | undefined
+  private readonly proxies = new Map<Link, WireProxy>()
+
   constructor(
     readonly stateDir: string,
     readonly ports: SoakPorts,
   ) {
-    for (const p of Object.values(ports)) if (SHARED_PORTS.has(p)) throw new Error(`the soak must not use the shared servers' port ${p}`)
+    for (const p of [...Object.values(ports), ...Object.values(ports.wire ?? {})]) if (SHARED_PORTS.has(p)) throw new Error(`the soak must not use the shared servers' port ${p}`)
     mkdirSync(stateDir, { recursive: true })
   }
 
@@ -36,9 +54,31 @@ export class SoakInfra {
     return `127.0.0.1:${this.ports.kafka}`
   }
 
-  /** What `npm start`, `npm run migrate` and `npm run topics` need to find these servers. */
-  get serviceEnv(): Record<string, string> {
+  /** What `npm run migrate` and `npm run topics` need to find these servers. */
+  get directEnv(): Record<string, string> {
     return { DEV_STATS_KAFKA_BROKERS: this.kafkaBrokers, DEV_STATS_CLICKHOUSE_URL: this.clickhouseUrl, DEV_STATS_STORE: 'clickhouse' }
+  }
+
+  /** What `npm start` needs: through the proxies when there are wire faults. */
+  get serviceEnv(): Record<string, string> {
+    const wire = this.ports.wire
+    if (!wire) return this.directEnv
+    return { ...this.directEnv, DEV_STATS_KAFKA_BROKERS: `127.0.0.1:${wire.kafkaProxy}`, DEV_STATS_CLICKHOUSE_URL: `http://127.0.0.1:${wire.clickhouseProxy}` }
+  }
+
+  /** Toxiproxy and the two proxies (before the broker starts: clients may not reach it otherwise). */
+  async startProxies(): Promise<void> {
+    const wire = this.ports.wire
+    if (!wire) return
+    this.toxiproxy = await OwnToxiproxy.start()
+    this.proxies.set('kafka', await this.toxiproxy.proxy('kafka', wire.kafkaProxied, wire.kafkaProxy))
+    this.proxies.set('clickhouse', await this.toxiproxy.proxy('clickhouse', this.ports.clickhouseHttp, wire.clickhouseProxy))
+  }
+
+  proxy(link: Link): WireProxy {
+    const p = this.proxies.get(link)
+    if (!p) throw new Error(`no ${link} proxy: the soak runs without --network-faults`)
+    return p
   }
 
   clickhouse(command: 'start' | 'stop'): Promise<void> {
@@ -54,18 +94,20 @@ export class SoakInfra {
       KAFKA_PORT: String(this.ports.kafka),
       KAFKA_CONTROLLER_PORT: String(this.ports.kafkaController),
       DEV_STATS_INFRA_DIR: this.stateDir,
+      ...(this.ports.wire ? { KAFKA_PROXIED_PORT: String(this.ports.wire.kafkaProxied), KAFKA_PROXIED_ADVERTISED_PORT: String(this.ports.wire.kafkaProxy) } : {}),
     })
   }
 
   /** `npm run <script>` against these servers, as a user would run it. */
   async npm(script: 'migrate' | 'topics'): Promise<string> {
-    const r = await run('npm', ['run', '--silent', script], { cwd: repo, env: { ...process.env, ...this.serviceEnv }, timeout: 180_000 })
+    const r = await run('npm', ['run', '--silent', script], { cwd: repo, env: { ...process.env, ...this.directEnv }, timeout: 180_000 })
     return `${r.stdout}${r.stderr}`
   }
 
   /** Stops both (each only if it runs from this state dir) and removes the state. */
   async dispose(keepState: boolean): Promise<void> {
     await Promise.allSettled([this.kafka('stop'), this.clickhouse('stop')])
+    this.toxiproxy?.stop()
     if (!keepState) rmSync(this.stateDir, { recursive: true, force: true })
   }
 

@@ -21,6 +21,10 @@ export class Instance {
   private gone = false
   /** Set before the soak kills or stops it: any other exit is a crash. */
   expected = false
+  /** Logged that every consumer joined (its HTTP server is up by then). */
+  ready = false
+  /** Logged that its stop ran past DEV_STATS_STOP_TIMEOUT_SECONDS. */
+  stopDeadline = false
 
   constructor(
     /** e.g. `i0 kafkajs #2` (slot, client, incarnation). */
@@ -43,7 +47,11 @@ export class Instance {
         this.log.write(d)
         const seen = tail + d.toString()
         tail = seen.slice(-200)
-        if (seen.includes('"msg":"consuming from')) ok(true)
+        if (seen.includes('"msg":"stop deadline passed')) this.stopDeadline = true
+        if (seen.includes('"msg":"consuming from')) {
+          this.ready = true
+          ok(true)
+        }
       })
       this.child.once('close', () => ok(false))
     })

@@ -2,18 +2,23 @@
 // restarts, ClickHouse outages, SIGKILLs and rebalances, on the soak's OWN servers; then the exact
 // end check, liveness and memory verdicts and DIR/index.html. Exit 0 only if everything passed.
 import { execSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
 import { freePort } from '../../test/support/http.js'
+import { ANSWER_GRACE_MS } from '../../src/adapters/http/read-api/read-api.plugin.js'
 import { compareCrashes, compareStops } from './checker.js'
 import { EndCheck } from './end-check.js'
 import { FaultRunner, type Fleet } from './faults.js'
-import { SoakInfra } from './infra.js'
+import { SoakInfra, soakPorts } from './infra.js'
 import { Instance, logFileOf, startUntilConsuming } from './instance.js'
 import { clientOf, parseSoakOptions } from './options.js'
 import { SoakProducer } from './producer.js'
+import { readsByFault } from './read-stats.js'
+import { ReadTruth } from './read-truth.js'
+import { SoakReader } from './reader.js'
 import { renderReport } from './report.js'
 import { Sampler } from './sampler.js'
 import { faultSchedule } from './schedule.js'
@@ -34,6 +39,13 @@ const RECOVERY_LIMIT_MS = 120_000
  */
 const MEMORY_MIN_WINDOW_MS = 10 * 60_000
 const CAUGHT_UP_SECONDS = 15
+/**
+ * The read load: calls per second over both routes, the developers asked for, the read time limit
+ * the instances get (a route answers within it plus ANSWER_GRACE_MS), and the reader's patience
+ * beyond that on a loaded machine before it calls an answer a hang.
+ */
+const READS = { perSecond: 4, developers: 4, timeoutSeconds: 5, slackMs: 5000 }
+const READ_SECRET = randomBytes(48).toString('base64')
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 const log = (line: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}`)
 
@@ -41,12 +53,10 @@ const options = parseSoakOptions(process.argv.slice(2), Date.now() % 2_147_483_6
 const reportDir = resolve(options.reportDir)
 const logDir = join(reportDir, 'logs')
 mkdirSync(logDir, { recursive: true })
-const command = `npm run soak -- --minutes ${options.minutes} --rate ${options.rate} --instances ${options.instances} --broker ${options.broker} --seed ${options.seed} --report ${options.reportDir}`
+const command = `npm run soak -- --minutes ${options.minutes} --rate ${options.rate} --instances ${options.instances} --broker ${options.broker} --seed ${options.seed}${options.networkFaults ? ' --network-faults' : ''} --report ${options.reportDir}`
 log(command)
 
-const infra = new SoakInfra(mkdtempSync(join(tmpdir(), 'dev-stats-soak-')), {
-  clickhouseHttp: await freePort(), clickhouseTcp: await freePort(), kafka: await freePort(), kafkaController: await freePort(),
-})
+const infra = new SoakInfra(mkdtempSync(join(tmpdir(), 'dev-stats-soak-')), await soakPorts(options.networkFaults))
 const all: Instance[] = []
 const base: Instance[] = []
 const crashes: string[] = []
@@ -55,6 +65,7 @@ let tStart: number | undefined
 let producer: SoakProducer | undefined
 let sampler: Sampler | undefined
 let faults: FaultRunner | undefined
+let reader: SoakReader | undefined
 let pass = false
 const startedAt = new Date().toISOString()
 const loads: number[] = []
@@ -67,6 +78,8 @@ const checkInterrupted = () => {
 
 try {
   log(`own servers: ClickHouse ${infra.clickhouseUrl}, Kafka ${infra.kafkaBrokers}, state ${infra.stateDir}`)
+  await infra.startProxies()
+  if (options.networkFaults) log(`the service reaches them through Toxiproxy: ClickHouse ${infra.serviceEnv['DEV_STATS_CLICKHOUSE_URL']}, Kafka ${infra.serviceEnv['DEV_STATS_KAFKA_BROKERS']}`)
   await Promise.all([infra.clickhouse('start'), infra.kafka('start')])
   log((await infra.npm('topics')).trim().split('\n').at(-1) ?? '')
   log((await infra.npm('migrate')).trim().split('\n').at(-1) ?? '')
@@ -88,6 +101,8 @@ try {
       DEV_STATS_BROKER: client,
       DEV_STATS_FUNNEL_ENABLED: 'true',
       DEV_STATS_KAFKA_CLIENT_ID: `dev-stats-soak-${name}`,
+      DEV_STATS_READ_API_JWT_SECRET: READ_SECRET,
+      DEV_STATS_READ_QUERY_TIMEOUT_SECONDS: String(READS.timeoutSeconds),
     }, logFileOf(logDir, `${name}-${client}-${n}`))
     all.push(instance)
     // An instance that dies on its own (a crash) is a finding; the slot is started again, as a supervisor would.
@@ -113,7 +128,8 @@ try {
 
   const model = new TrafficModel({ seed: options.seed, ...DEFAULT_TRAFFIC })
   const ledgerFile = join(reportDir, 'ledger.ndjson')
-  producer = new SoakProducer(infra.kafkaBrokers, ledgerFile, model, options.rate)
+  const truth = new ReadTruth()
+  producer = new SoakProducer(infra.kafkaBrokers, ledgerFile, model, options.rate, (entry) => truth.observe(entry))
   const totalShare = Object.values(SHARES).reduce((a, b) => a + b, 0)
   const targets = CONSUMERS.map((c) => ({ groupId: c.groupId, source: c.topic, retry: `${c.groupId}.retry`, rate: (options.rate * (SHARES[c.key] ?? 0)) / totalShare }))
   const p = producer
@@ -121,13 +137,15 @@ try {
   tStart = t0
   sampler = new Sampler(t0, infra.kafkaBrokers, targets, () => all.filter((i) => i.alive), () => p.acked)
   faults = new FaultRunner(t0, infra, fleet, log)
-  const schedule = faultSchedule({ seed: options.seed, minutes: options.minutes, instances: options.instances })
+  const schedule = faultSchedule({ seed: options.seed, minutes: options.minutes, instances: options.instances, networkFaults: options.networkFaults })
+  reader = new SoakReader(t0, () => all, truth, { secret: READ_SECRET, perSecond: READS.perSecond, developers: READS.developers, hangMs: READS.timeoutSeconds * 1000 + ANSWER_GRACE_MS + READS.slackMs })
   // Extra instances' HTTP ports, reserved now (the schedule says how many).
   let extras = 0
   for (const f of schedule) if (f.kind === 'instance-add') ports.set(`x${++extras}`, await freePort())
   log(`faults: ${schedule.map((f) => `${f.kind}@${Math.round(f.atMs / 1000)}s`).join(', ')}`)
   await producer.start(200)
   sampler.start()
+  reader.start()
   faults.schedule(schedule)
   const loadTimer = setInterval(() => loads.push(loadavg()[0] as number), 30_000)
 
@@ -141,6 +159,7 @@ try {
     log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}`)
   }
   producer.stopGenerating()
+  await reader.stop()
   log(`traffic stopped after ${options.minutes} min: ${model.produced} records made; waiting for the faults in progress and the drain`)
   await faults.settle()
   await producer.flushed(300_000)
@@ -181,7 +200,8 @@ try {
     'poison reasons produced: every reason of docs/ingest-rules.md except store-rejected, which needs a table that differs from the migrations',
     `liveness: a fault episode has recovered when every group's source-topic lag is at most ${CAUGHT_UP_SECONDS} s of its own traffic; at the end the lag of every source and retry topic reached 0`,
   ]
-  pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0
+  const reads = { samples: reader.samples, rows: readsByFault(reader.samples, faults.spans), findings: reader.findings }
+  pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0 && reads.findings.length === 0
   const data = {
     title: `dev-stats soak: ${options.minutes} min, ${options.rate} records/s, ${options.instances} instances, ${options.broker}`,
     command,
@@ -189,6 +209,8 @@ try {
     settings: {
       minutes: options.minutes, 'records/s': options.rate, instances: options.instances, broker: options.broker, seed: options.seed,
       'faults scheduled': schedule.length, 'records made': model.produced, parking: '8 attempts, 2 s → 30 s',
+      'network faults': options.networkFaults ? 'on (Toxiproxy on the ClickHouse and Kafka links)' : 'off',
+      reads: `${READS.perSecond}/s, ${READS.developers} developers, read time limit ${READS.timeoutSeconds} s`,
     },
     series,
     faults: faults.spans,
@@ -196,6 +218,7 @@ try {
     recoveries: recs,
     memory,
     notes,
+    reads,
     pass,
   }
   writeFileSync(join(reportDir, 'series.json'), JSON.stringify({ ...data, checks: checks.map(({ details: _, ...c }) => c) }, null, 1))
@@ -205,12 +228,15 @@ try {
   for (const r of recs) log(`${r.pass ? 'pass' : 'FAIL'} recovery of ${r.faults.join(', ')}: ${r.recoveredMs === null ? 'never' : `${((r.recoveredMs - r.endMs) / 1000).toFixed(0)} s`}`)
   for (const m of memory) log(`${m.pass ? 'pass' : 'FAIL'} memory ${m.instance}: ${m.startMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB (${(m.growth * 100).toFixed(1)} %)${m.judged ? '' : ' not judged'}`)
   for (const e of faults.errors) log(`FAIL ${e}`)
+  for (const r of reads.rows) log(`reads during ${r.during}: ${r.calls} calls, p50 ${r.p50Ms ?? '–'} ms, p99 ${r.p99Ms ?? '–'} ms, 200 ${(r.ok * 100).toFixed(1)} %, 503 ${(r.unavailable * 100).toFixed(1)} %`)
+  log(`${reads.findings.length === 0 ? 'pass' : 'FAIL'} reads: ${reads.findings.length} findings${reads.findings.length ? `: ${reads.findings.slice(0, 10).join('; ')}` : ''}`)
   if (pass) rmSync(ledgerFile) // an hour's ledger is gigabytes; a failing run keeps it to look into
   log(`${pass ? 'PASS' : 'FAIL'}; report ${join(reportDir, 'index.html')}`)
 } catch (e) {
   log(`FAIL: ${(e as Error).stack ?? String(e)}`)
 } finally {
   await faults?.settle().catch(() => undefined)
+  await reader?.stop().catch(() => undefined)
   await sampler?.stop().catch(() => undefined)
   await producer?.close().catch(() => undefined)
   stoppingAll = true

@@ -9,9 +9,11 @@ export interface SoakOptions {
   readonly broker: SoakBroker
   readonly seed: number
   readonly reportDir: string
+  /** Toxiproxy between the service and both servers, and wire faults in the schedule (issue 36). */
+  readonly networkFaults: boolean
 }
 
-export const USAGE = `usage: npm run soak -- [--minutes N] [--rate R] [--instances K] [--broker kafkajs|confluent|mixed] [--seed S] --report DIR
+export const USAGE = `usage: npm run soak -- [--minutes N] [--rate R] [--instances K] [--broker kafkajs|confluent|mixed] [--seed S] [--network-faults] --report DIR
   defaults: 60 minutes, 2000 records/s, 2 instances, kafkajs, a seed from the clock (printed; pass it to repeat a run)`
 
 const BROKERS: readonly SoakBroker[] = ['kafkajs', 'confluent', 'mixed']
@@ -20,10 +22,15 @@ export const parseSoakOptions = (argv: readonly string[], clockSeed: number): So
   const flags = new Map<string, string>()
   for (let i = 0; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]]
+    if (name === '--network-faults') {
+      flags.set('network-faults', 'true')
+      i--
+      continue
+    }
     if (!name?.startsWith('--') || value === undefined) throw new Error(USAGE)
     flags.set(name.slice(2), value)
   }
-  const known = new Set(['minutes', 'rate', 'instances', 'broker', 'seed', 'report'])
+  const known = new Set(['minutes', 'rate', 'instances', 'broker', 'seed', 'report', 'network-faults'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   const num = (name: string, fallback: number, min: number): number => {
     const raw = flags.get(name)
@@ -45,6 +52,7 @@ export const parseSoakOptions = (argv: readonly string[], clockSeed: number): So
     broker,
     seed: Math.trunc(num('seed', clockSeed, 0)) >>> 0,
     reportDir,
+    networkFaults: flags.has('network-faults'),
   }
 }
 

@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
 import kafkajs from 'kafkajs'
+import type { LedgerEntry } from './ledger-entry.js'
 import type { Produced, TrafficModel } from './traffic.js'
 
 /** The entry without its empty fields (ClickHouse fills them in): an hour's ledger is half the size. */
@@ -27,6 +28,8 @@ export class SoakProducer {
     ledgerFile: string,
     private readonly model: TrafficModel,
     private readonly rate: number,
+    /** Sees every ledger entry as it is made (the reader's truth). */
+    private readonly observe: (entry: LedgerEntry) => void = () => undefined,
   ) {
     this.ledger = createWriteStream(ledgerFile)
     const kafka = new kafkajs.Kafka({ clientId: 'dev-stats-soak-producer', brokers: [brokers], logLevel: kafkajs.logLevel.NOTHING, retry: { retries: 3, initialRetryTime: 300 } })
@@ -69,6 +72,7 @@ export class SoakProducer {
   private enqueue(ps: readonly Produced[]): void {
     for (const p of ps) {
       this.ledger.write(`${compact(p.entry)}\n`)
+      this.observe(p.entry)
       this.queue.push(p)
     }
   }

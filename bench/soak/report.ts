@@ -1,4 +1,6 @@
 import type { CheckRow } from './checker.js'
+import { kindOf, readLatencySeries, type ReadRow } from './read-stats.js'
+import type { ReadSample } from './reader.js'
 import type { Series } from './sampler.js'
 import type { FaultSpan, MemoryVerdict, Recovery } from './verdicts.js'
 
@@ -16,6 +18,8 @@ export interface ReportData {
   readonly recoveries: readonly Recovery[]
   readonly memory: readonly MemoryVerdict[]
   readonly notes: readonly string[]
+  /** The read load's calls (issue 36.4); absent in reports of older runs. */
+  readonly reads?: { readonly samples: readonly ReadSample[]; readonly rows: readonly ReadRow[]; readonly findings: readonly string[] }
   readonly pass: boolean
 }
 
@@ -28,6 +32,11 @@ export const FAULT_COLORS: Readonly<Record<string, string>> = {
   'instance-kill': '#9467bd',
   'instance-add': '#2ca02c',
   'instance-term': '#8c564b',
+  'wire-latency': '#e7ba52',
+  'wire-bandwidth': '#ad494a',
+  'wire-timeout': '#000000',
+  'wire-reset': '#a55194',
+  'wire-limit-data': '#6b6ecf',
 }
 const LINE_COLORS = ['#1f77b4', '#e377c2', '#17becf', '#bcbd22', '#7f7f7f', '#393b79']
 
@@ -46,8 +55,9 @@ export const chart = (title: string, unit: string, t: readonly number[], lines: 
     const x0 = x(f.startMs / 1000)
     const w = Math.max(2, x(f.endMs / 1000) - x0)
     const kind = f.label.split(' ')[0] as string
+    const tag = kindOf(f.label)
     return `<rect class="fault" x="${x0.toFixed(1)}" y="${PAD.top}" width="${w.toFixed(1)}" height="${H - PAD.top - PAD.bottom}" fill="${FAULT_COLORS[kind] ?? '#999'}" fill-opacity="0.18"><title>${esc(f.label)}</title></rect>` +
-      `<text x="${(x0 + 2).toFixed(1)}" y="${PAD.top + 10 + (i % 3) * 10}" font-size="9" fill="${FAULT_COLORS[kind] ?? '#999'}">${esc(kind)}</text>`
+      `<text x="${(x0 + 2).toFixed(1)}" y="${PAD.top + 10 + (i % 3) * 10}" font-size="9" fill="${FAULT_COLORS[kind] ?? '#999'}">${esc(tag)}</text>`
   })
   const paths = lines.map((l, li) => {
     let d = ''
@@ -95,6 +105,21 @@ const memoryTable = (ms: readonly MemoryVerdict[]) => `<table><thead><tr><th>ins
 ${ms.map((m) => `<tr><td>${esc(m.instance)}</td><td>${fmt(m.fromMs / 1000)}–${fmt(m.toMs / 1000)} s</td><td>${fmt(m.startMb)} MB</td><td>${fmt(m.endMb)} MB</td><td>${(m.growth * 100).toFixed(1)} %</td>${m.judged ? verdict(m.pass) : '<td>not judged (window too short)</td>'}</tr>`).join('\n')}
 </tbody></table>`
 
+const ms = (v: number | null) => (v === null ? '–' : `${fmt(v)} ms`)
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`
+
+const readTable = (rows: readonly ReadRow[]) => `<table><thead><tr><th>calls made during</th><th>calls</th><th>p50</th><th>p99</th><th>200</th><th>503 + Retry-After</th></tr></thead><tbody>
+${rows.map((r) => `<tr><td>${esc(r.during)}</td><td>${r.calls}</td><td>${ms(r.p50Ms)}</td><td>${ms(r.p99Ms)}</td><td>${pct(r.ok)}</td><td>${pct(r.unavailable)}</td></tr>`).join('\n')}
+</tbody></table>`
+
+const readSection = (reads: NonNullable<ReportData['reads']>, endS: number, faults: readonly FaultSpan[]) => {
+  const series = readLatencySeries(reads.samples, 10, endS)
+  return `<h2>Reads under faults: both read API routes, several developers, all the run</h2>
+<p>Every answer must be a 200 within the ledger's truth or a 503 with Retry-After. Findings: ${reads.findings.length === 0 ? '<span class="pass">none</span>' : `<span class="fail">${reads.findings.length}</span><br><small>${reads.findings.slice(0, 20).map(esc).join('<br>')}</small>`}</p>
+${readTable(reads.rows)}
+${chart('Read API latency per 10 s', 'ms', series.t, [{ name: 'p50', values: series.p50 }, { name: 'p99', values: series.p99 }], faults)}`
+}
+
 /** The whole page: self-contained (inline SVG and CSS, no script, nothing fetched). */
 export const renderReport = (d: ReportData): string => {
   const s = d.series
@@ -131,6 +156,7 @@ ${memoryTable(d.memory)}
 <h2>Over time</h2>
 <p>Faults: ${legend}</p>
 ${charts.join('\n')}
+${d.reads ? readSection(d.reads, s.t.at(-1) ?? 0, d.faults) : ''}
 ${d.notes.length ? `<h2>Notes</h2><ul>${d.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 </body></html>
 `

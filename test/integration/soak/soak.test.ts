@@ -6,13 +6,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { decodePng, pixelCensus } from '../../support/png.js'
 
-// Issue 20, as CI runs it: a 3-minute `npm run soak` (its own ClickHouse and Kafka on free ports,
-// faults included) must pass its end check, and the report it writes must render in a real
+// Issues 20 and 36, as CI runs it: a 3-minute `npm run soak` (its own ClickHouse and Kafka on free
+// ports, process faults and wire faults through Toxiproxy — a silent ClickHouse and a silent Kafka
+// link among them — and the read load) must pass its end check and its read verdict, and the report it writes must render in a real
 // browser: Debian's headless Chromium takes a screenshot, and the charts must be in it.
 const repo = fileURLToPath(new URL('../../..', import.meta.url))
 const CHROMIUM = '/usr/bin/chromium'
 /** What CI runs (the README's command). */
-const SOAK_ARGS = ['--minutes', '3', '--rate', '600', '--broker', 'mixed', '--seed', '20'] as const
+const SOAK_ARGS = ['--minutes', '3', '--rate', '600', '--broker', 'mixed', '--seed', '20', '--network-faults'] as const
 /** A 3-minute run takes 6–10 minutes on a loaded 2-core machine (servers, start-up, drain, end check). */
 const SOAK_TIMEOUT_MS = 25 * 60_000
 const WINDOW = { width: 1400, height: 4000 }
@@ -76,10 +77,22 @@ describe('npm run soak, 3 minutes (CI)', () => {
     expect(existsSync(index), where).toBe(true)
     expect(existsSync(join(dir, 'series.json')), where).toBe(true)
     const html = readFileSync(index, 'utf8')
-    expect(html.match(/<svg /g)).toHaveLength(6)
-    const series = JSON.parse(readFileSync(join(dir, 'series.json'), 'utf8')) as { pass: boolean; series: { t: number[] } }
+    expect(html.match(/<svg /g)).toHaveLength(7) // six ingest charts and the read latency
+    const series = JSON.parse(readFileSync(join(dir, 'series.json'), 'utf8')) as {
+      pass: boolean
+      series: { t: number[] }
+      faults: { label: string }[]
+      reads: { rows: { during: string; calls: number }[]; findings: string[] }
+    }
     expect(series.pass).toBe(true)
     expect(series.series.t.length).toBeGreaterThan(20)
+    // the faults the issue asks of the CI run, and reads answered while they held
+    const labels = series.faults.map((f) => f.label)
+    for (const link of ['clickhouse', 'kafka']) expect(labels.some((l) => l.startsWith(`wire-timeout ${link}`)), labels.join(', ')).toBe(true)
+    expect(series.reads.findings).toEqual([])
+    for (const during of ['wire-timeout clickhouse', 'wire-timeout kafka', 'no fault']) {
+      expect(series.reads.rows.find((r) => r.during === during)?.calls ?? 0, during).toBeGreaterThan(5)
+    }
 
     const png = join(dir, 'report.png')
     const shot = spawnSync(CHROMIUM, [
@@ -96,14 +109,14 @@ describe('npm run soak, 3 minutes (CI)', () => {
     const census = pixelCensus(image, SERIES_BLUE, 40)
     // Text, tables, grid lines, fault spans and series: not a blank (or nearly blank) page.
     expect(census.nonWhiteShare).toBeGreaterThan(0.02)
-    // Each of the six charts draws its first series in this blue, up to 1,000 px wide and 2 px thick
+    // Each of the seven charts draws its first series in this blue, up to 1,000 px wide and 2 px thick
     // (a 3-minute report: about 7,000 such pixels; a page without charts: none, the legends' squares
     // a few hundred): the lines are there, and spread over at least five charts' height (they stack up).
     expect(census.matching).toBeGreaterThan(2500)
     expect(census.lastRow - census.firstRow).toBeGreaterThan(4 * 190)
 
     // The verdicts in the test's output (the run's directory is removed when it passed).
-    console.log(`soak passed in ${soak.seconds} s:\n${soak.tail.split('\n').filter((l) => /^\[soak [\d:]+\] (pass|PASS)/.test(l)).join('\n')}`)
+    console.log(`soak passed in ${soak.seconds} s:\n${soak.tail.split('\n').filter((l) => /^\[soak [\d:]+\] (pass|PASS|reads during)/.test(l)).join('\n')}`)
     rmSync(dir, { recursive: true, force: true }) // a failing run keeps everything to look into
   }, SOAK_TIMEOUT_MS + 5 * 60_000)
 })

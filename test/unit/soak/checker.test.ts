@@ -69,6 +69,13 @@ describe('soak end check: SIGTERM stops', () => {
     expect(compareStops([stop(null, true)])).toMatchObject({ pass: true, found: 0 })
     expect(compareStops([stop(1, false)])).toMatchObject({ pass: false, wrong: 1 })
   })
+
+  it('tolerates exit 1 at the stop deadline only while a wire fault held, never a SIGKILL', () => {
+    expect(compareStops([{ ...stop(1, false), deadline: true, wireFault: true }])).toMatchObject({ pass: true, found: 0 })
+    expect(compareStops([{ ...stop(1, false), deadline: true, wireFault: false }])).toMatchObject({ pass: false, wrong: 1 })
+    expect(compareStops([{ ...stop(1, false), deadline: false, wireFault: true }])).toMatchObject({ pass: false, wrong: 1 })
+    expect(compareStops([{ ...stop(null, false), deadline: true, wireFault: true }])).toMatchObject({ pass: false, wrong: 1 })
+  })
 })
 
 describe('soak end check: crashes', () => {

@@ -28,6 +28,20 @@ describe('soak report', () => {
     expect(html).toContain('--seed 1')
   })
 
+  it('with a read load: the reads by fault kind, their findings and a latency chart', () => {
+    const reads = {
+      samples: [{ atMs: 5000, ms: 12, route: 'session-metrics' as const, status: 200 }, { atMs: 7000, ms: 4000, route: 'conversion-funnel' as const, status: 503 }],
+      rows: [{ during: 'wire-timeout clickhouse', calls: 1, p50Ms: 4000, p99Ms: 4000, ok: 0, unavailable: 1 }],
+      findings: ['conversion-funnel on i0 at 7 s: 500 <boom>'],
+    }
+    const html = renderReport({ ...data(true), reads, faults: [{ label: 'wire-timeout clickhouse 20 s', startMs: 4000, endMs: 9000 }] })
+    expect(html.match(/<svg /g)).toHaveLength(7)
+    expect(html).toContain('Read API latency per 10 s')
+    expect(html).toContain('<td>wire-timeout clickhouse</td><td>1</td><td>4,000 ms</td>')
+    expect(html).toContain('500 &lt;boom&gt;')
+    expect(html).toMatch(/>wire-timeout clickhouse<\/text>/)
+  })
+
   it('draws faults as spans, series as paths broken where a sample is missing, and escapes text', () => {
     const svg = chart('lag', 'records', [0, 5, 10, 15], [{ name: 'lag', values: [0, 300, null, 0] }], [{ label: 'broker-restart', startMs: 4000, endMs: 9000 }])
     expect(svg.match(/class="fault"/g)).toHaveLength(1)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FAULT_KINDS, faultSchedule } from '../../../bench/soak/schedule.js'
+import { FAULT_KINDS, faultSchedule, LINKS, WIRE_FAULT_KINDS } from '../../../bench/soak/schedule.js'
 import { Rng } from '../../../bench/soak/random.js'
 
 describe('soak fault schedule', () => {
@@ -30,6 +30,36 @@ describe('soak fault schedule', () => {
         if (f.kind === 'clickhouse-stop') expect(f.holdMs >= 10_000 && f.holdMs <= 60_000).toBe(true)
         else if (f.kind === 'instance-add') expect(f.holdMs >= 20_000 && f.holdMs <= 90_000).toBe(true)
         else expect(f.holdMs).toBe(0)
+      }
+    }
+  })
+})
+
+describe('soak wire faults (--network-faults)', () => {
+  it('add every wire kind on each link, even in 3 minutes, and leave the process faults of the seed as they were', () => {
+    for (const minutes of [3, 60]) {
+      const all = faultSchedule({ seed: 20, minutes, instances: 2, networkFaults: true })
+      const wire = all.filter((f) => f.toxic)
+      expect(new Set(wire.map((f) => `${f.kind} ${f.toxic?.link}`))).toEqual(new Set(LINKS.flatMap((l) => WIRE_FAULT_KINDS.map((k) => `${k} ${l}`))))
+      expect(all.filter((f) => !f.toxic)).toEqual(faultSchedule({ seed: 20, minutes, instances: 2 }))
+      for (const f of wire) {
+        expect(f.atMs).toBeGreaterThanOrEqual(minutes * 60_000 * 0.1)
+        expect(f.atMs).toBeLessThanOrEqual(minutes * 60_000 * 0.75)
+      }
+    }
+  })
+
+  it('hold 10–90 s (at most 15 % of a short run) with toxics in their ranges; a timeout never closes the connection', () => {
+    for (let seed = 0; seed < 50; seed++) {
+      for (const minutes of [3, 60]) {
+        for (const f of faultSchedule({ seed, minutes, instances: 2, networkFaults: true }).filter((x) => x.toxic)) {
+          const a = f.toxic?.attributes ?? {}
+          expect(f.holdMs).toBeGreaterThanOrEqual(10_000)
+          expect(f.holdMs).toBeLessThanOrEqual(minutes === 3 ? 27_000 : 90_000)
+          if (f.kind === 'wire-latency') expect([a['latency']! >= 200 && a['latency']! <= 5000, a['jitter']! <= a['latency']! / 2]).toEqual([true, true])
+          if (f.kind === 'wire-timeout') expect(a).toEqual({ timeout: 0 })
+          if (f.kind === 'wire-bandwidth') expect(a['rate']).toBeGreaterThan(0)
+        }
       }
     }
   })

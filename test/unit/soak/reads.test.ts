@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { EMPTY_ENTRY, type LedgerEntry } from '../../../bench/soak/ledger-entry.js'
+import { kindOf, readLatencySeries, readsByFault } from '../../../bench/soak/read-stats.js'
+import { ReadTruth } from '../../../bench/soak/read-truth.js'
+import type { ReadSample } from '../../../bench/soak/reader.js'
+
+const D = '11111111-1111-4111-8111-111111111111'
+const entry = (e: Partial<LedgerEntry>): LedgerEntry => ({ ...EMPTY_ENTRY, Seq: 1, Consumer: 'X', Outcome: 'row', MessageId: 'm', DeveloperId: D, ...e })
+
+describe('the soak reader\'s truth', () => {
+  const truth = new ReadTruth()
+  truth.observe(entry({ FactTable: 'property_object_view_facts', Stage: 'Views' }))
+  truth.observe(entry({ FactTable: 'property_object_view_facts' }))
+  truth.observe(entry({ FactTable: 'property_object_view_facts', Copy: 1 })) // a repeat: the same fact
+  truth.observe(entry({ Stage: 'Favorites' }))
+  truth.observe(entry({ Stage: 'Favorites', Outcome: 'poison' }))
+  truth.observe(entry({ Stage: 'Deals', DeveloperId: '22222222-2222-4222-8222-222222222222' }))
+
+  it('counts first deliveries that become rows, per developer, in the order developers appear', () => {
+    expect(truth.developers).toEqual([D, '22222222-2222-4222-8222-222222222222'])
+    expect([truth.viewsOf(D), truth.stageOf(D, 'Views'), truth.stageOf(D, 'Favorites'), truth.stageOf(D, 'Deals')]).toEqual([2, 2, 1, 0])
+  })
+
+  it('names every count above it, and nothing at or below it', () => {
+    expect(truth.excess(D, 'session-metrics', { sessions: 2, views: { views: 2 } })).toEqual([])
+    expect(truth.excess(D, 'session-metrics', { sessions: 3, views: { views: 2 } })).toEqual(['session-metrics sessions 3 > 2'])
+    const funnel = (favorites: number) => ({ stages: [{ stage: 'Views', count: 2 }, { stage: 'Favorites', count: favorites }, { stage: 'Deals', count: 0 }] })
+    expect(truth.excess(D, 'conversion-funnel', funnel(1))).toEqual([])
+    expect(truth.excess(D, 'conversion-funnel', funnel(2))).toEqual(['conversion-funnel stage Favorites 2 > 1'])
+    expect(truth.excess(D, 'conversion-funnel', {})).toEqual(['conversion-funnel without stages'])
+  })
+})
+
+describe('reads by fault kind', () => {
+  const s = (atMs: number, ms: number, status: ReadSample['status']): ReadSample => ({ atMs, ms, status, route: 'session-metrics' })
+  const samples = [s(1000, 10, 200), s(2000, 20, 200), s(6000, 5000, 503), s(7000, 30, 200), s(8000, 9, 'gone'), s(12_000, 40, 200)]
+  const spans = [{ label: 'wire-timeout clickhouse 20 s', startMs: 5000, endMs: 10_000 }, { label: 'broker-restart', startMs: 6500, endMs: 11_000 }]
+
+  it('attributes a call to every kind active when it started, keeps the link of a wire fault, leaves out calls to a stopping instance', () => {
+    expect(kindOf('wire-timeout clickhouse 20 s')).toBe('wire-timeout clickhouse')
+    expect(kindOf('clickhouse-stop 30 s')).toBe('clickhouse-stop')
+    const rows = readsByFault(samples, spans)
+    expect(rows.map((r) => [r.during, r.calls])).toEqual([['broker-restart', 1], ['wire-timeout clickhouse', 2], ['no fault', 3], ['all', 5]])
+    const timeout = rows.find((r) => r.during === 'wire-timeout clickhouse')
+    expect(timeout).toMatchObject({ p50Ms: 30, p99Ms: 5000, ok: 0.5, unavailable: 0.5 })
+    expect(rows.find((r) => r.during === 'no fault')).toMatchObject({ p50Ms: 20, p99Ms: 40, ok: 1, unavailable: 0 })
+  })
+
+  it('draws p50 and p99 per bucket, null where no call started', () => {
+    expect(readLatencySeries(samples, 5, 15)).toEqual({ t: [5, 10, 15], p50: [10, 30, 40], p99: [20, 5000, 40] })
+    expect(readLatencySeries([], 5, 10).p50).toEqual([null, null])
+  })
+})
