@@ -274,5 +274,27 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       await eventually(() => m.received.length >= 5)
       expect(m.values().sort((x, y) => x - y)).toEqual([0, 1, 100, 101, 102])
     })
+
+    // librdkafka keeps a partition's pause across revoke and assign: resumed while another member
+    // held it, a partition given back stayed paused for good (the soak's wire faults found it).
+    it('a partition revoked while paused and given back after the resume is fetched again', async () => {
+      sut = await make()
+      const t = await topic('pause-revoke', 4)
+      const group = unique('g')
+      const a = member(group, true)
+      await a.run([t])
+      await sut.broker.producer().publish(Array.from({ length: 4 }, (_, i) => record(t, i, `warm-${i}`)))
+      await eventually(() => a.received.length >= 4, 30_000, 'the first member on every partition')
+      a.consumer.pause()
+      const b = member(group, true)
+      await b.run([t])
+      await eventually(() => a.revoked.length > 0, 30_000, 'revocation at the paused member')
+      a.consumer.resume()
+      await b.consumer.stop()
+      await sleep(quietMs) // the group gives every partition back to the first member
+      await sut.broker.producer().publish(Array.from({ length: 40 }, (_, i) => record(t, 100 + i, `back-${i}`)))
+      await eventually(() => a.values().filter((v) => v >= 100).length + b.values().filter((v) => v >= 100).length >= 40, 45_000, 'all 40 records after the rebalance')
+      expect(new Set([...a.values(), ...b.values()].filter((v) => v >= 100)).size).toBe(40)
+    }, 90_000)
   })
 }

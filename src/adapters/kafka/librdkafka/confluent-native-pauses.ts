@@ -35,10 +35,18 @@ export class NativePauses {
     if (!this.paused) this.apply(client, [topic], false)
   }
 
-  /** Newly assigned partitions start paused when a pause holds their topic. */
+  /**
+   * Newly assigned partitions start paused when a pause holds their topic, and fetch otherwise:
+   * librdkafka keeps a partition's pause across revoke and assign, so one paused, taken away,
+   * resumed meanwhile (a resume acts on the assigned partitions only) and given back would stay
+   * paused for good.
+   */
   reapply(client: NativeClient, assigned: readonly TopicPartition[]): void {
-    const held = assigned.filter((tp) => this.paused || this.pausedTopics.has(tp.topic))
+    const isHeld = (tp: TopicPartition) => this.paused || this.pausedTopics.has(tp.topic)
+    const held = assigned.filter(isHeld)
+    const free = assigned.filter((tp) => !isHeld(tp))
     if (held.length > 0) this.safely(() => client.pause(held.map(copy)))
+    if (free.length > 0) this.safely(() => client.resume(free.map(copy)))
   }
 
   private apply(client: NativeClient | undefined, topics: readonly string[], pause: boolean): void {
