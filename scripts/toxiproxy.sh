@@ -30,7 +30,7 @@ log() { printf '[toxiproxy] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 cmd_install() {
-  if [[ -x "$SERVER" && -x "$BIN_DIR/toxiproxy-cli" ]]; then return 0; fi
+  if [[ -x "$SERVER" && -x "$BIN_DIR/toxiproxy-cli" ]]; then log "Toxiproxy $VERSION already in $BIN_DIR"; return 0; fi
   local go
   go="$(command -v go || true)"
   [[ -n "$go" ]] || { [[ -x /usr/local/go/bin/go ]] && go=/usr/local/go/bin/go; }
