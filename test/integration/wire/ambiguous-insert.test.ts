@@ -91,7 +91,7 @@ describe.each(KAFKA_ADAPTERS)('an insert applied whose reply is lost (%s)', (ada
         const r = await fetch(`${d.base}/v1/${route}?from=${DAY}&to=${DAY}`, { headers: { authorization: `Bearer ${token}` } })
         return { status: r.status, body: (await r.json()) as T }
       }
-      const stage = (f: { stages?: { stage: string; count: number }[] }, name: string) => f.stages?.find((s) => s.stage === name)?.count
+      const stage = (f: { stages?: { stage: string; count: number }[] }, which: string) => f.stages?.find((s) => s.stage === which)?.count
       let last = ''
       await eventuallyAsync(async () => {
         const [m, f] = [await api<{ sessions?: number }>('session-metrics'), await api<{ stages?: { stage: string; count: number }[] }>('conversion-funnel')]
