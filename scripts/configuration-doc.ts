@@ -62,6 +62,7 @@ const GROUPS: readonly Group[] = [
       { env: 'DEV_STATS_CLICKHOUSE_PASSWORD_FILE', default: 'unset', range: 'a readable file', meaning: 'see `DEV_STATS_CLICKHOUSE_PASSWORD`' },
       { env: 'DEV_STATS_CLICKHOUSE_CA_FILE', default: 'the system trust store', range: 'a PEM file; only with `https://`', meaning: "CA certificate of the server's certificate" },
       { env: 'DEV_STATS_CLICKHOUSE_DATABASE', meaning: 'the database of every table' },
+      { env: 'DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS', meaning: "a request (insert, lookup, read, ping) whose connection carries nothing this long fails: an insert is retried (docs/ingest-rules.md), and a stop waits at most this long for an insert in flight (docs/operations.md, Shutdown). Keep it above `DEV_STATS_READ_QUERY_TIMEOUT_SECONDS`, which the server enforces on reads" },
       { env: 'DEV_STATS_CLICKHOUSE_CLUSTER', default: 'unset', meaning: "a cluster of the servers' `<remote_servers>`: migrations create Replicated* tables `ON CLUSTER` and Distributed tables under the usual names (docs/clickhouse.md)" },
       { env: 'DEV_STATS_EMBEDDED_PATH', default: '`.infra/embedded-clickhouse`', range: 'a directory', meaning: "chdb's data directory (`DEV_STATS_STORE=embedded`)" },
     ],

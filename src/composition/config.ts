@@ -1,6 +1,7 @@
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES } from '../domain/view-source.js'
+import { DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS } from '../adapters/clickhouse/server-session.factory.js'
 import { ConfigError } from './config-error.js'
 import type { IngestConfig } from './ingest-config.js'
 import { clickhouseSecrets, kafkaSecurity } from './security-config.js'
@@ -56,6 +57,7 @@ export const convertEnv = (env: Env): IngestConfig => ({
     user: env.DEV_STATS_CLICKHOUSE_USER || 'default',
     ...clickhouseSecrets(env),
     database: text(env, 'DEV_STATS_CLICKHOUSE_DATABASE', 'pin_dev_stats'),
+    requestTimeoutMs: whole(env, 'DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS', DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS),
     // Unset or empty: a single server. Set: the cluster's name (docs/clickhouse.md, cluster mode).
     ...(env.DEV_STATS_CLICKHOUSE_CLUSTER ? { cluster: env.DEV_STATS_CLICKHOUSE_CLUSTER } : {}),
   },

@@ -7,8 +7,15 @@ export interface IngestConfig {
   readonly broker: 'memory' | 'kafkajs' | 'confluent'
   readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string; readonly security: KafkaSecurity }
   readonly store: 'memory' | 'clickhouse' | 'embedded'
-  /** DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP(S); `ca` is the PEM text of DEV_STATS_CLICKHOUSE_CA_FILE. */
-  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string; readonly ca?: string }
+  /**
+   * DEV_STATS_STORE=clickhouse: a ClickHouse server over HTTP(S); `ca` is the PEM text of
+   * DEV_STATS_CLICKHOUSE_CA_FILE; `requestTimeoutMs` (DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS) ends a
+   * request whose connection carries nothing for that long (a silent server: the insert is retried).
+   */
+  readonly clickhouse: {
+    readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly cluster?: string; readonly ca?: string
+    readonly requestTimeoutMs: number
+  }
   /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean

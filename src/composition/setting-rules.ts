@@ -62,6 +62,8 @@ export const SETTING_RULES: readonly SettingRule[] = [
     typeof v === 'string' && /^[A-Za-z0-9._-]{1,249}$/.test(v) ? undefined : `must be 1-249 characters of [A-Za-z0-9._-], got ${shown(v)}`),
   rule('clickhouse.url', 'DEV_STATS_CLICKHOUSE_URL', (c) => c.clickhouse.url, clickhouseUrl),
   rule('clickhouse.database', 'DEV_STATS_CLICKHOUSE_DATABASE', (c) => c.clickhouse.database, identifier),
+  rule('clickhouse.requestTimeoutMs', 'DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS', (c) => c.clickhouse.requestTimeoutMs, (v) =>
+    Number.isSafeInteger(v) && (v as number) >= 1000 && (v as number) <= 3_600_000 ? undefined : `must be 1000-3600000 ms, got ${shown(v)}`),
   rule('clickhouse.cluster', 'DEV_STATS_CLICKHOUSE_CLUSTER', (c) => c.clickhouse.cluster, (v) => (v === undefined ? undefined : identifier(v))),
   rule('viewSources', 'DEV_STATS_VIEW_SOURCES', (c) => c.viewSources, viewSources),
   rule('engine.maxBatchRows', 'DEV_STATS_BATCH_MAX_ROWS', (c) => c.engine.maxBatchRows, positive),

@@ -11,7 +11,11 @@ export interface ServerSettings {
   readonly cluster?: string
   /** PEM text of the CA that signed an https:// server's certificate; absent: the system's trust store. */
   readonly ca?: string
+  /** A request ends with an error when its connection carries nothing this long (default 30 s). */
+  readonly requestTimeoutMs?: number
 }
+
+export const DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS = 30_000
 
 /**
  * A ClickHouse server over HTTP or HTTPS. No default database on the client: tables are always named
@@ -26,7 +30,7 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         username: settings.user,
         password: settings.password,
         ...(settings.ca ? { tls: { ca_cert: Buffer.from(settings.ca) } } : {}),
-        request_timeout: 30_000,
+        request_timeout: settings.requestTimeoutMs ?? DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS,
         // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
         log: { level: ClickHouseLogLevel.OFF },
       })

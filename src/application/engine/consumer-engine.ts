@@ -16,6 +16,13 @@ import { Abandoned, StopAwareRetry } from './retry-loop.js'
 export type { EngineDeps } from './engine-deps.js'
 
 /** Where the next slice of `records` from `start` ends: at most `rows` records and `bytes` of values, at least one record. */
+/**
+ * A silent broker (a half-open connection) answers no commit; kafkajs retries one for minutes.
+ * While stopping, the offsets are left uncommitted past this: their records are read again after
+ * the restart and collapse (spec §10), and the exit is not held.
+ */
+export const STOP_COMMIT_WAIT_MS = 10_000
+
 const sliceEnd = (records: readonly BrokerRecord[], start: number, rows: number, bytes: number): number => {
   const last = Math.min(records.length, start + Math.max(1, rows))
   if (bytes === Number.POSITIVE_INFINITY) return last
@@ -216,7 +223,8 @@ export class ConsumerEngine {
     const commits = this.tracker.committable()
     if (commits.length === 0) return
     try {
-      await consumer.commit(commits)
+      const commit = consumer.commit(commits)
+      await (this.retry.stopped ? answeredWithin(commit, this.deps.stopCommitWaitMs ?? STOP_COMMIT_WAIT_MS) : commit)
       this.tracker.markCommitted(commits)
       this.telemetry.committed(clock.now())
     } catch (e) {
@@ -236,5 +244,16 @@ export class ConsumerEngine {
     else await this.flushAll()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
+  }
+}
+
+const answeredWithin = async (work: Promise<void>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined
+  work.catch(() => undefined)
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`offset commit not answered within ${ms} ms while stopping`)), ms)))
+  try {
+    await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
   }
 }

@@ -30,4 +30,6 @@ export interface EngineDeps {
   readonly metrics: IngestMetrics
   readonly tracer: Tracer
   readonly config: EngineConfig
+  /** While stopping, an offset commit the broker does not answer is given up after this long (default 10 s, STOP_COMMIT_WAIT_MS). */
+  readonly stopCommitWaitMs?: number
 }

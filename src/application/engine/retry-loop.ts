@@ -17,6 +17,8 @@ export interface RetryHooks {
  */
 export class StopAwareRetry {
   private stopping = false
+  /** A failure seen while stopping: the store or broker is not answering, so nothing further is tried. */
+  private failedWhileStopping = false
   private wake: () => void = () => undefined
   private readonly stopSignal = new Promise<void>((resolve) => (this.wake = resolve))
 
@@ -34,14 +36,23 @@ export class StopAwareRetry {
     this.wake()
   }
 
+  /**
+   * While stopping, work is still tried once (a healthy store finishes the batches in flight), but
+   * after one failure nothing more is: with the server silent each try waits for the request
+   * timeout, and a lookup, then the open batch's insert, would each add one to the stop.
+   */
   async run<T>(what: string, work: () => Promise<T>, giveUp: (e: unknown) => boolean = () => false): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      if (this.failedWhileStopping) throw new Abandoned(`${what} abandoned at shutdown`)
       try {
         const result = await work()
         if (attempt > 1) this.hooks.settled(what)
         return result
       } catch (e) {
-        if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
+        if (this.stopping) {
+          this.failedWhileStopping = true
+          throw new Abandoned(`${what} abandoned at shutdown`)
+        }
         if (giveUp(e)) {
           this.hooks.failed(what, e, attempt, undefined)
           if (attempt > 1) this.hooks.settled(what)

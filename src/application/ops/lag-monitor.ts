@@ -19,10 +19,18 @@ export interface LagObserver {
  * keeps the previous figures (a warning says so): stale lag is better than none for the alert
  * "not committing while it has lag".
  */
+/**
+ * stop() waits this long at most for the pass in flight, then as long for the reader to close: on a
+ * silent broker one read takes the client's request timeout (kafkajs: 30 s) and a pass one per
+ * consumer, which held a SIGTERM for minutes.
+ */
+export const LAG_STOP_WAIT_MS = 5000
+
 export class LagMonitor {
   private readonly latest = new Map<string, readonly PartitionLag[]>()
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
+  private stopped = false
 
   constructor(
     private readonly reader: ConsumerLagReader,
@@ -30,6 +38,7 @@ export class LagMonitor {
     private readonly logger: Logger,
     private readonly intervalMs: number,
     private readonly notify?: { readonly clock: Clock; readonly observer: LagObserver },
+    private readonly stopWaitMs = LAG_STOP_WAIT_MS,
   ) {}
 
   start(): void {
@@ -39,8 +48,9 @@ export class LagMonitor {
 
   async stop(): Promise<void> {
     clearInterval(this.timer)
-    await this.running
-    await this.reader.close().catch(() => undefined)
+    this.stopped = true
+    await within(this.running, this.stopWaitMs)
+    await within(this.reader.close().catch(() => undefined), this.stopWaitMs)
   }
 
   lagOf(consumer: string): readonly PartitionLag[] {
@@ -49,12 +59,14 @@ export class LagMonitor {
 
   /** One pass over every consumer; a pass still running is joined, not doubled. */
   refresh(): Promise<void> {
+    if (this.stopped) return Promise.resolve()
     this.running ??= this.readAll().finally(() => (this.running = undefined))
     return this.running
   }
 
   private async readAll(): Promise<void> {
     for (const c of this.consumers) {
+      if (this.stopped) return
       try {
         const readFrom = this.notify?.clock.now() ?? 0
         const lags = await this.reader.lagOf(c.groupId, c.topics)
@@ -65,4 +77,12 @@ export class LagMonitor {
       }
     }
   }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+const within = async (work: Promise<unknown> | undefined, ms: number): Promise<void> => {
+  if (!work) return
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))])
+  clearTimeout(timer)
 }

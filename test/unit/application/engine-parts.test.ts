@@ -51,6 +51,19 @@ describe('StopAwareRetry', () => {
     expect(log).toEqual(['failed x 1 give-up'])
   })
 
+  // Issue 36.3: with ClickHouse silent, a stop waited one request timeout for a lookup and then
+  // another for the open batch's insert.
+  it('once a try failed while stopping, later work is abandoned without being tried', async () => {
+    const { hooks } = hooksLog()
+    const r = new StopAwareRetry({ initialMs: 1, maxMs: 1 }, hooks)
+    r.stop()
+    expect(await r.run('healthy', async () => 'ok')).toBe('ok')
+    await expect(r.run('lookup', async () => { throw new Error('timeout') })).rejects.toBeInstanceOf(Abandoned)
+    let tried = false
+    await expect(r.run('insert', async () => void (tried = true))).rejects.toBeInstanceOf(Abandoned)
+    expect(tried).toBe(false)
+  })
+
   it('stop() cuts a long backoff short and the loop throws Abandoned', async () => {
     const { hooks } = hooksLog()
     const r = new StopAwareRetry({ initialMs: 60_000, maxMs: 60_000 }, hooks)

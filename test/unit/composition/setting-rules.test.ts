@@ -17,6 +17,7 @@ const INVALID: readonly (readonly [env: string, value: string, host: IngestSetti
   ['DEV_STATS_CLICKHOUSE_URL', 'http://user:s3cr3t-pw@ch:8123', { clickhouse: { url: 'http://user:s3cr3t-pw@ch:8123' } }],
   ['DEV_STATS_CLICKHOUSE_URL', 'http://:s3cr3t-pw@ch:8123', { clickhouse: { url: 'http://:s3cr3t-pw@ch:8123' } }],
   ['DEV_STATS_CLICKHOUSE_DATABASE', 'db; DROP TABLE x', { clickhouse: { database: 'db; DROP TABLE x' } }],
+  ['DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS', '500', { clickhouse: { requestTimeoutMs: 500 } }],
   ['DEV_STATS_CLICKHOUSE_CLUSTER', 'my cluster', { clickhouse: { cluster: 'my cluster' } }],
   ['DEV_STATS_VIEW_SOURCES', 'Catalog,Unknown', { viewSources: ['Catalog', 'Unknown'] }],
   ['DEV_STATS_BATCH_MAX_ROWS', '0', { engine: { maxBatchRows: 0 } }],

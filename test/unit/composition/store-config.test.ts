@@ -20,13 +20,19 @@ describe('store settings', () => {
   it('defaults: memory store, local server settings, a project-local embedded directory', () => {
     const c = loadConfig({})
     expect(c.store).toBe('memory')
-    expect(c.clickhouse).toEqual({ url: 'http://127.0.0.1:18123', user: 'default', password: '', database: 'pin_dev_stats' })
+    expect(c.clickhouse).toEqual({ url: 'http://127.0.0.1:18123', user: 'default', password: '', database: 'pin_dev_stats', requestTimeoutMs: 30_000 })
     expect(c.embedded.path).toBe('.infra/embedded-clickhouse')
   })
 
   it('DEV_STATS_CLICKHOUSE_CLUSTER: a cluster name when set, none when unset or empty', () => {
     expect(loadConfig({ DEV_STATS_CLICKHOUSE_CLUSTER: 'main_cluster' }).clickhouse.cluster).toBe('main_cluster')
     expect(loadConfig({ DEV_STATS_CLICKHOUSE_CLUSTER: '' }).clickhouse).not.toHaveProperty('cluster')
+  })
+
+  it('DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS: 30 s unless set, 1 s to 1 h', () => {
+    expect(loadConfig({}).clickhouse.requestTimeoutMs).toBe(30_000)
+    expect(loadConfig({ DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS: '2500' }).clickhouse.requestTimeoutMs).toBe(2500)
+    for (const bad of ['0', '999', '3600001', '2s']) expect(() => loadConfig({ DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS: bad })).toThrow('DEV_STATS_CLICKHOUSE_REQUEST_TIMEOUT_MS')
   })
 
   it.each([

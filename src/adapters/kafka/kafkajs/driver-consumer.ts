@@ -4,6 +4,7 @@ import type {
 import { Assignment } from '../shared/assignment.js'
 import { brokerError } from '../shared/kafka-errors.js'
 import { toBrokerRecord, type DriverMessage } from '../shared/kafka-records.js'
+import { withDeadline } from './with-deadline.js'
 
 /** The `eachBatch` payload kafkajs passes (the parts we use). */
 export interface DriverBatchPayload {
@@ -46,7 +47,17 @@ export interface DriverConsumerOptions {
   readonly joinTimeoutMs: number
   /** First wait before rejoining after the client gave up (doubling up to 30 s); default 1 s. */
   readonly rejoinBackoffMs?: number
+  /** stop() waits at most this long to leave the group and disconnect; default 10 s (DEFAULT_LEAVE_TIMEOUT_MS). */
+  readonly leaveTimeoutMs?: number
 }
+
+/**
+ * kafkajs's disconnect on a silent broker (a half-open connection) waited more than 150 s: its
+ * LeaveGroup and fetch requests time out one after another, with retries. Past this the member is
+ * left behind (the broker drops it after the session timeout): nothing uncommitted is lost, the
+ * next member reads from the last commit.
+ */
+export const DEFAULT_LEAVE_TIMEOUT_MS = 10_000
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
@@ -164,11 +175,14 @@ export class DriverBackedConsumer implements BrokerConsumer {
 
   async stop(): Promise<void> {
     this.stopping = true
-    await this.rejoining
     await this.inFlight
-    const driver = this.driver
-    this.driver = undefined
-    if (driver) await driver.disconnect().catch(() => undefined)
+    const leave = async () => {
+      await this.rejoining
+      const driver = this.driver
+      this.driver = undefined
+      if (driver) await driver.disconnect()
+    }
+    await withDeadline(leave(), this.options.leaveTimeoutMs ?? DEFAULT_LEAVE_TIMEOUT_MS, 'kafkajs consumer disconnect').catch(() => undefined)
   }
 
   private async eachBatch(payload: DriverBatchPayload): Promise<void> {

@@ -42,4 +42,19 @@ describe('consumer lag monitor over the in-memory broker', () => {
     expect(monitor.lagOf('c')).toEqual([{ topic: 't', partition: 0, end: 5, committed: 2, lag: 3 }])
     expect(logger.at('warn')).toEqual([{ level: 'warn', message: 'consumer lag not refreshed', fields: { consumer: 'c', err: 'Error: broker down' } }])
   })
+
+  // Issue 36.3: on a silent broker each read waits for the client's request timeout; a SIGTERM
+  // waited for the whole pass (one read per consumer) before the process could exit.
+  it('stops within its wait when a read never answers, and starts no further read', async () => {
+    let reads = 0
+    const reader: ConsumerLagReader = { lagOf: () => (reads++, new Promise(() => undefined)), close: () => new Promise(() => undefined) }
+    const consumers = ['a', 'b', 'c'].map((name) => ({ name, groupId: name, topics: ['t'] }))
+    const monitor = new LagMonitor(reader, consumers, new RecordingLogger(), 60_000, undefined, 50)
+    void monitor.refresh()
+    const at = performance.now()
+    await monitor.stop()
+    expect(performance.now() - at).toBeLessThan(1000)
+    await monitor.refresh()
+    expect(reads).toBe(1)
+  })
 })
