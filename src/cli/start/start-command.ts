@@ -17,7 +17,7 @@ Runs every enabled consumer against the configured broker and store, serves /met
 and (with a DEV_STATS_READ_API_* key) the read API on DEV_STATS_HTTP_HOST:DEV_STATS_HTTP_PORT,
 until SIGTERM or SIGINT: then finishes the batches in flight, commits what was inserted, leaves
 the consumer groups and exits 0 — or, if that takes longer than DEV_STATS_STOP_TIMEOUT_SECONDS
-(default 30: a broker or store that stopped answering), exits 1 without committing anything more.
+(default 50: a wait the stop path does not bound itself), exits 1 without committing anything more.
 Logs are JSON lines on stdout (pino).
 
 Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check

@@ -1,9 +1,9 @@
 import { ConfigError } from '../../index.js'
 
 export const STOP_TIMEOUT = 'DEV_STATS_STOP_TIMEOUT_SECONDS'
-const DEFAULT_STOP_TIMEOUT_SECONDS = 30
+const DEFAULT_STOP_TIMEOUT_SECONDS = 50
 
-/** DEV_STATS_STOP_TIMEOUT_SECONDS: how long a SIGTERM may take before the service exits anyway (1–3600, default 30). */
+/** DEV_STATS_STOP_TIMEOUT_SECONDS: how long a SIGTERM may take before the service exits anyway (1–3600, default 50). */
 export const stopTimeoutSeconds = (env: NodeJS.ProcessEnv): number => {
   const raw = env[STOP_TIMEOUT]
   if (raw === undefined || raw.trim() === '') return DEFAULT_STOP_TIMEOUT_SECONDS

@@ -3,8 +3,8 @@ import { stopTimeoutSeconds, stopWithin } from '../../../src/cli/start/stop-dead
 import { ConfigError } from '../../../src/index.js'
 
 describe('the stop deadline of dev-stats-ingest start', () => {
-  it('DEV_STATS_STOP_TIMEOUT_SECONDS: 30 by default, 1–3600 whole seconds, anything else named', () => {
-    expect(stopTimeoutSeconds({})).toBe(30)
+  it('DEV_STATS_STOP_TIMEOUT_SECONDS: 50 by default, 1–3600 whole seconds, anything else named', () => {
+    expect(stopTimeoutSeconds({})).toBe(50)
     expect(stopTimeoutSeconds({ DEV_STATS_STOP_TIMEOUT_SECONDS: ' 5 ' })).toBe(5)
     for (const bad of ['0', '3601', '1.5', 'soon', '-1']) {
       expect(() => stopTimeoutSeconds({ DEV_STATS_STOP_TIMEOUT_SECONDS: bad })).toThrow(ConfigError)
