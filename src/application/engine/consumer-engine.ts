@@ -15,7 +15,6 @@ import { Abandoned, StopAwareRetry } from './retry-loop.js'
 
 export type { EngineDeps } from './engine-deps.js'
 
-/** Where the next slice of `records` from `start` ends: at most `rows` records and `bytes` of values, at least one record. */
 /**
  * A silent broker (a half-open connection) answers no commit; kafkajs retries one for minutes.
  * While stopping, the offsets are left uncommitted past this: their records are read again after
@@ -23,6 +22,7 @@ export type { EngineDeps } from './engine-deps.js'
  */
 export const STOP_COMMIT_WAIT_MS = 10_000
 
+/** Where the next slice of `records` from `start` ends: at most `rows` records and `bytes` of values, at least one record. */
 const sliceEnd = (records: readonly BrokerRecord[], start: number, rows: number, bytes: number): number => {
   const last = Math.min(records.length, start + Math.max(1, rows))
   if (bytes === Number.POSITIVE_INFINITY) return last
