@@ -15,17 +15,17 @@ export interface LagObserver {
 }
 
 /**
- * Refreshes every consumer's per-partition lag from the broker every `intervalMs`. A failed read
- * keeps the previous figures (a warning says so): stale lag is better than none for the alert
- * "not committing while it has lag".
- */
-/**
  * stop() waits this long at most for the pass in flight, then as long for the reader to close: on a
  * silent broker one read takes the client's request timeout (kafkajs: 30 s) and a pass one per
  * consumer, which held a SIGTERM for minutes.
  */
 export const LAG_STOP_WAIT_MS = 5000
 
+/**
+ * Refreshes every consumer's per-partition lag from the broker every `intervalMs`. A failed read
+ * keeps the previous figures (a warning says so): stale lag is better than none for the alert
+ * "not committing while it has lag".
+ */
 export class LagMonitor {
   private readonly latest = new Map<string, readonly PartitionLag[]>()
   private timer: NodeJS.Timeout | undefined
