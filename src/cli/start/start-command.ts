@@ -23,9 +23,9 @@ Logs are JSON lines on stdout (pino).
 Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check
 tries them without starting anything.
 
-Exit codes: 0 stopped on a signal; 1 the stop ran past its deadline, or a server unreachable, the store lacking a migration, topics
-missing or the HTTP port taken (the reason on stderr); 2 an invalid setting or the chosen
-optional client not installed.`
+Exit codes: 0 stopped on a signal; 1 the stop ran past its deadline, or a server unreachable,
+the store lacking a migration, topics missing or the HTTP port taken (the reason on stderr);
+2 an invalid setting or the chosen optional client not installed.`
 
 const failed = (code: 1 | 2, message: string): number => {
   process.stderr.write(`${code === 2 ? '' : 'dev-stats ingest: '}${message}\n`)
