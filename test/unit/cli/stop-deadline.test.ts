@@ -18,7 +18,7 @@ describe('the stop deadline of dev-stats-ingest start', () => {
     const started = Date.now()
     expect(await stopWithin(1, new Promise<void>(() => undefined), () => told++)).toBe('deadline')
     expect(Date.now() - started).toBeGreaterThanOrEqual(990)
-    expect(Date.now() - started).toBeLessThan(1500)
+    expect(Date.now() - started).toBeLessThan(4000)
     expect(told).toBe(1)
   })
 })
