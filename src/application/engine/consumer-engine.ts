@@ -12,6 +12,7 @@ import { ParkingLot } from './parking-lot.js'
 import { PendingBatch } from './pending-batch.js'
 import { RecordRouter } from './record-router.js'
 import { Abandoned, StopAwareRetry } from './retry-loop.js'
+import { settleWithin } from '../settle-within.js'
 
 export type { EngineDeps } from './engine-deps.js'
 
@@ -224,7 +225,8 @@ export class ConsumerEngine {
     if (commits.length === 0) return
     try {
       const commit = consumer.commit(commits)
-      await (this.retry.stopped ? answeredWithin(commit, this.deps.stopCommitWaitMs ?? STOP_COMMIT_WAIT_MS) : commit)
+      const waitMs = this.deps.stopCommitWaitMs ?? STOP_COMMIT_WAIT_MS
+      await (this.retry.stopped ? settleWithin(commit, waitMs, () => { throw new Error(`offset commit not answered within ${waitMs} ms while stopping`) }) : commit)
       this.tracker.markCommitted(commits)
       this.telemetry.committed(clock.now())
     } catch (e) {
@@ -244,16 +246,5 @@ export class ConsumerEngine {
     else await this.flushAll()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
-  }
-}
-
-const answeredWithin = async (work: Promise<void>, ms: number): Promise<void> => {
-  let timer: NodeJS.Timeout | undefined
-  work.catch(() => undefined)
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`offset commit not answered within ${ms} ms while stopping`)), ms)))
-  try {
-    await Promise.race([work, late])
-  } finally {
-    clearTimeout(timer)
   }
 }

@@ -2,6 +2,7 @@ import type { Instant } from '../../domain/instant.js'
 import type { Clock } from '../ports/clock.port.js'
 import type { ConsumerLagReader, PartitionLag } from '../ports/consumer-lag.port.js'
 import type { Logger } from '../ports/logger.port.js'
+import { settleWithin } from '../settle-within.js'
 
 export interface LaggingConsumer {
   readonly name: string
@@ -49,8 +50,9 @@ export class LagMonitor {
   async stop(): Promise<void> {
     clearInterval(this.timer)
     this.stopped = true
-    await within(this.running, this.stopWaitMs)
-    await within(this.reader.close().catch(() => undefined), this.stopWaitMs)
+    const quietly = (work: Promise<unknown>) => settleWithin(work.catch(() => undefined), this.stopWaitMs, () => undefined)
+    if (this.running) await quietly(this.running)
+    await quietly(this.reader.close())
   }
 
   lagOf(consumer: string): readonly PartitionLag[] {
@@ -80,9 +82,3 @@ export class LagMonitor {
 }
 
 /** Resolves when `work` settles or after `ms`, whichever comes first. */
-const within = async (work: Promise<unknown> | undefined, ms: number): Promise<void> => {
-  if (!work) return
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([work.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))])
-  clearTimeout(timer)
-}

@@ -1,3 +1,4 @@
+import { settleWithin } from '../../application/settle-within.js'
 import { ConfigError } from '../../index.js'
 
 export const STOP_TIMEOUT = 'DEV_STATS_STOP_TIMEOUT_SECONDS'
@@ -19,9 +20,7 @@ export const stopTimeoutSeconds = (env: NodeJS.ProcessEnv): number => {
  * partitions, as after a crash.
  */
 export const stopWithin = async (seconds: number, stop: Promise<void>, onDeadline: () => void): Promise<'stopped' | 'deadline'> => {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), seconds * 1000)))
-  const outcome = await Promise.race([stop.then(() => 'stopped' as const), deadline]).finally(() => clearTimeout(timer))
+  const outcome = await settleWithin(stop.then(() => 'stopped' as const), seconds * 1000, () => 'deadline' as const)
   if (outcome === 'deadline') onDeadline()
   return outcome
 }

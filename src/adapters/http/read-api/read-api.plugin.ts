@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 import * as E from 'fp-ts/lib/Either.js'
 import { PortError } from '../../../application/ports/retriable.js'
+import { settleWithin } from '../../../application/settle-within.js'
 import { ReadsOverloaded, ReadTimedOut, type DateRange, type HierarchyFilter, type Period } from '../../../application/ports/read-model.port.js'
 import type { AccessDenied, DeveloperActor } from '../../../application/read/actor.js'
 import type { FunnelStageReport } from '../../../application/read/get-conversion-funnel.js'
@@ -50,16 +51,8 @@ export interface ReadApiOptions {
 export const ANSWER_GRACE_MS = 3000
 
 /** `work`, or ReadTimedOut once `seconds` + the grace have passed (the work goes on, bounded by its own limits). */
-const withinDeadline = <T>(seconds: number | undefined, work: Promise<T>): Promise<T> => {
-  if (!seconds) return work
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ReadTimedOut(seconds)), seconds * 1000 + ANSWER_GRACE_MS)
-    work.then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error: unknown) => (clearTimeout(timer), reject(error)),
-    )
-  })
-}
+const withinDeadline = <T>(seconds: number | undefined, work: Promise<T>): Promise<T> =>
+  seconds ? settleWithin(work, seconds * 1000 + ANSWER_GRACE_MS, (): never => { throw new ReadTimedOut(seconds) }) : work
 
 /** RFC 6750 §3: error_description is printable ASCII without `"` and `\` (a claim name may hold them). */
 const quotable = (text: string): string => text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')
