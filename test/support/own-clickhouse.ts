@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))
+import { runInfraScript } from './infra-script.js'
 
 /**
  * A ClickHouse server of a test's own (own ports and state dir), so the test may stop and start
@@ -37,11 +34,6 @@ export class OwnClickHouse {
   }
 
   private run(command: 'start' | 'stop'): void {
-    const r = spawnSync('bash', [SCRIPT, command], {
-      encoding: 'utf8',
-      timeout: 180_000,
-      env: { ...process.env, CLICKHOUSE_HTTP_PORT: String(this.httpPort), CLICKHOUSE_TCP_PORT: String(this.tcpPort), CLICKHOUSE_STATE_DIR: this.stateDir },
-    })
-    if (r.status !== 0) throw new Error(`scripts/clickhouse-server.sh ${command} (port ${this.httpPort}) failed:\n${r.stdout}${r.stderr}${r.error ?? ''}`)
+    runInfraScript('clickhouse-server.sh', command, { CLICKHOUSE_HTTP_PORT: String(this.httpPort), CLICKHOUSE_TCP_PORT: String(this.tcpPort), CLICKHOUSE_STATE_DIR: this.stateDir }, 180_000)
   }
 }

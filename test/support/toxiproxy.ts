@@ -1,12 +1,9 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client'
 import { freePort } from './http.js'
-
-const SCRIPT = fileURLToPath(new URL('../../scripts/toxiproxy.sh', import.meta.url))
+import { runInfraScript } from './infra-script.js'
 
 /** A toxic as Toxiproxy's API takes it: `downstream` is the server's answer, `upstream` the client's request. */
 export interface ToxicSpec {
@@ -51,12 +48,7 @@ export class OwnToxiproxy {
   }
 
   private run(command: 'start' | 'stop'): void {
-    const r = spawnSync('bash', [SCRIPT, command], {
-      encoding: 'utf8',
-      timeout: 300_000,
-      env: { ...process.env, TOXIPROXY_PORT: String(this.apiPort), TOXIPROXY_STATE_DIR: this.stateDir },
-    })
-    if (r.status !== 0) throw new Error(`scripts/toxiproxy.sh ${command} (port ${this.apiPort}) failed:\n${r.stdout}${r.stderr}${r.error ?? ''}`)
+    runInfraScript('toxiproxy.sh', command, { TOXIPROXY_PORT: String(this.apiPort), TOXIPROXY_STATE_DIR: this.stateDir }, 300_000)
   }
 }
 

@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import kafkajs from 'kafkajs'
 import { freePort } from '../../support/http.js'
+import { runInfraScript } from '../../support/infra-script.js'
 import type { OwnToxiproxy, WireProxy } from '../../support/toxiproxy.js'
-
-const SCRIPT = fileURLToPath(new URL('../../../scripts/kafka-broker.sh', import.meta.url))
 
 /**
  * A Kafka broker of the test's own (scripts/kafka-broker.sh on free ports, own state dir) whose
@@ -66,7 +63,6 @@ export class OwnProxiedKafka {
   }
 
   private run(command: 'start' | 'stop'): void {
-    const r = spawnSync('bash', [SCRIPT, command], { encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...this.env, DEV_STATS_INFRA_DIR: this.stateDir } })
-    if (r.status !== 0) throw new Error(`scripts/kafka-broker.sh ${command} failed:\n${r.stdout}${r.stderr}${r.error ?? ''}`)
+    runInfraScript('kafka-broker.sh', command, { ...this.env, DEV_STATS_INFRA_DIR: this.stateDir })
   }
 }
