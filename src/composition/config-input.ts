@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error.js'
 import { loadConfig, type IngestConfig } from './config.js'
 import { settingProblems } from './setting-rules.js'
+import { unknownConfigKeys, unknownSettingsError } from './unknown-settings.js'
 
 /** Every field optional, at every depth; arrays are taken whole. */
 export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { readonly [K in keyof T]?: DeepPartial<T[K]> } : T
@@ -22,9 +23,12 @@ const merge = (base: unknown, over: unknown): unknown => {
   return out
 }
 
-/** The defaults (those of an empty environment) with the host's settings over them, validated. */
+/** The defaults (those of an empty environment) with the host's settings over them, validated; a key that is no setting is refused. */
 export const resolveConfig = (settings: IngestSettings = {}): IngestConfig => {
-  const config = merge(loadConfig({}), settings) as IngestConfig
+  const defaults = loadConfig({})
+  const unknown = unknownSettingsError(unknownConfigKeys(settings, defaults))
+  if (unknown) throw unknown
+  const config = merge(defaults, settings) as IngestConfig
   const [first, ...more] = settingProblems(config)
   if (first) throw new ConfigError(`config.${first.rule.path}`, [first.problem, ...more.map((p) => `config.${p.rule.path} ${p.problem}`)].join('; '))
   return config

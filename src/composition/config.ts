@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js'
 import type { IngestConfig } from './ingest-config.js'
 import { clickhouseSecrets, kafkaSecurity } from './security-config.js'
 import { settingProblems } from './setting-rules.js'
+import { unknownSettingsError, unknownVariables } from './unknown-settings.js'
 
 export type { IngestConfig }
 
@@ -105,7 +106,10 @@ export const convertEnv = (env: Env): IngestConfig => ({
   },
 })
 
+/** The configuration of `env`'s DEV_STATS_* variables; ConfigError for an unknown variable or an invalid value. */
 export const loadConfig = (env: Env = process.env): IngestConfig => {
+  const unknown = unknownSettingsError(unknownVariables(env))
+  if (unknown) throw unknown
   const config = convertEnv(env)
   const [first, ...more] = settingProblems(config)
   if (first) throw new ConfigError(first.rule.env, [first.problem, ...more.map((p) => `${p.rule.env} ${p.problem}`)].join('; '))

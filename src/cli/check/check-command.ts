@@ -1,5 +1,6 @@
 // `dev-stats-ingest check`: a read-only preflight of what start needs, one line per check.
 import { flagCommand } from '../cli-command.js'
+import { describeUnknown, unknownVariables } from '../../composition/unknown-settings.js'
 import { preflight, type CheckResult } from './preflight.js'
 
 const HELP = `dev-stats-ingest check
@@ -13,7 +14,8 @@ Tries, without starting anything and writing nothing anywhere, what dev-stats-in
   read API   the DEV_STATS_READ_API_* key loadable (a JWKS fetched), or the API off
 Prints one line per check.
 
-Exit codes: 0 every check passed; 1 a check failed; 2 wrong usage.`
+Exit codes: 0 every check passed; 1 a check failed; 2 wrong usage, or a DEV_STATS_* variable
+that is no setting (a misspelled name: each is named with the closest known one, nothing is checked).`
 
 const MARK: Readonly<Record<CheckResult['outcome'], string>> = { ok: 'ok  ', fail: 'FAIL', skipped: '--  ' }
 
@@ -22,6 +24,12 @@ export const run = flagCommand({
   help: HELP,
   options: {},
   run: async (_, env) => {
+    const unknown = unknownVariables(env)
+    for (const u of unknown) process.stdout.write(`${MARK.fail}  ${'settings'.padEnd(9)} ${u.name} ${describeUnknown(u)}\n`)
+    if (unknown.length > 0) {
+      process.stdout.write(`${unknown.length} unknown setting(s): nothing else checked\n`)
+      return 2
+    }
     let failed = 0
     let total = 0
     for await (const r of preflight(env)) {

@@ -68,6 +68,25 @@ describe('dev-stats-ingest', () => {
     expect(io.out()).toMatch(/^4 of 7 checks failed$/m)
   })
 
+  // Issue 48: a misspelled name (here the issuer check, a security setting) was ignored without a word.
+  it('a DEV_STATS_* variable that is no setting: check and start exit 2 naming it and the closest known name', async () => {
+    const typo = { DEV_STATS_READ_API_JWT_ISSUER: 'https://id.example.com', DEV_STATS_BATCH_MAX_ROW: '500' }
+    const io = captured()
+    expect(await runCli(['check'], typo)).toBe(2)
+    const lines = io.out().split('\n')
+    expect(lines).toContain('FAIL  settings  DEV_STATS_BATCH_MAX_ROW is not a setting (did you mean DEV_STATS_BATCH_MAX_ROWS?)')
+    expect(lines).toContain('FAIL  settings  DEV_STATS_READ_API_JWT_ISSUER is not a setting (did you mean DEV_STATS_READ_API_ISSUER?)')
+    expect(await runCli(['start'], typo)).toBe(2)
+    expect(io.err()).toContain('DEV_STATS_BATCH_MAX_ROW is not a setting (did you mean DEV_STATS_BATCH_MAX_ROWS?)')
+    expect(io.err()).toContain('DEV_STATS_READ_API_JWT_ISSUER is not a setting (did you mean DEV_STATS_READ_API_ISSUER?)')
+  })
+
+  it("the repository scripts' own DEV_STATS_* variables and per-consumer overrides are known", async () => {
+    const io = captured()
+    expect(await runCli(['check'], { DEV_STATS_INFRA_DIR: '/tmp/infra', DEV_STATS_CACHE_DIR: '/tmp/cache', DEV_STATS_TOPIC_SESSION_ENDED: 'a.topic' })).toBe(0)
+    expect(io.out()).not.toContain('FAIL')
+  })
+
   it('check with the in-memory defaults passes without reaching anything', async () => {
     const io = captured()
     expect(await runCli(['check'], {})).toBe(0)
