@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -5,6 +6,12 @@ import { describe, expect, it } from 'vitest'
 // Issue 35: every relative link of the README, the changelog and docs/ resolves: the file exists
 // and, with a #fragment, the heading does (GitHub's anchor of a heading).
 const DOCS = ['README.md', 'CHANGELOG.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f))]
+
+/** The `../…` paths of a file's text that climb out of the repository, and any path of the machine's own. */
+export const pathsOutside = (file: string, text: string): string[] => [
+  ...[...text.matchAll(/(?<![\w./$-])((?:\.\.\/)+)[\w.-]+/g)].filter((m) => normalize(join(dirname(file), m[1] as string)).startsWith('..')).map((m) => m[0]),
+  ...[...text.matchAll(/\/work\/(?:main|shared)\b/g)].map((m) => m[0]),
+]
 
 /** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`. */
 export const anchorOf = (heading: string): string =>
@@ -23,7 +30,7 @@ const broken = (file: string): string[] =>
   relativeLinks(readFileSync(file, 'utf8')).filter((link) => {
     const [path, fragment] = link.split('#') as [string, string | undefined]
     const target = path === '' ? file : normalize(join(dirname(file), path))
-    if (!existsSync(target)) return true
+    if (target.startsWith('..') || !existsSync(target)) return true
     return fragment !== undefined && target.endsWith('.md') && !anchorsIn(target).has(fragment)
   })
 
@@ -35,5 +42,17 @@ describe('links in the README, the changelog and docs/', () => {
   it('finds a broken file and a broken anchor', () => {
     expect(relativeLinks('see [a](docs/none.md), [b](docs/kafka.md#nowhere), `[c](x.md)` and [d](https://x.org)')).toEqual(['docs/none.md', 'docs/kafka.md#nowhere'])
     expect(anchorOf("Re-ingest from a point in time: `dev-stats-ingest replay`")).toBe('re-ingest-from-a-point-in-time-dev-stats-ingest-replay')
+  })
+
+  // Issue 48: a clone stands on its own; the README pointed at ../shared/docs/spec.md.
+  it('no tracked file refers to a path outside the repository', () => {
+    const files = execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n').filter((f) => f !== '' && !/\.(png|tgz|gz)$/.test(f) && existsSync(f))
+    const outside = files.filter((f) => f !== 'test/unit/docs/links.test.ts').flatMap((f) => pathsOutside(f, readFileSync(f, 'utf8')).map((p) => `${f}: ${p}`))
+    expect(files.length).toBeGreaterThan(300)
+    expect(outside).toEqual([])
+    expect(pathsOutside('README.md', 'The specification is `../shared/docs/spec.md`, see /work/shared.')).toEqual(['../shared', '/work/shared'])
+    expect(pathsOutside('docs/spec.md', 'in `../seeds/` (Russian)')).toEqual([])
+    expect(pathsOutside('docs/spec.md', 'in `../../seeds/` (Russian)')).toEqual(['../../seeds'])
+    expect(pathsOutside('src/adapters/kafka/kafkajs/a.ts', "import { a } from '../shared/assignment.js'; cd \"$(dirname \"$0\")/..\"")).toEqual([])
   })
 })
