@@ -29,10 +29,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export CKJS_LINKING=dynamic
-# node-gyp needs Node's headers; without nodedir it would try to download them
-if [ -z "${npm_config_nodedir:-}" ] && [ "$(npm config get nodedir)" = undefined ]; then
+# node-gyp needs the headers of the node that runs (a build against another version's does not
+# load); without nodedir it would try to download them. The running node's own come first.
+if [ -z "${npm_config_nodedir:-}" ]; then
   prefix=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")
-  [ -f "$prefix/include/node/node.h" ] && export npm_config_nodedir="$prefix"
+  if [ -f "$prefix/include/node/node.h" ]; then export npm_config_nodedir="$prefix"; fi
 fi
 version=$(node -p "require('./package-lock.json').packages['node_modules/$pkg'].version")
 t0=$SECONDS

@@ -17,7 +17,7 @@ import { removeRunResources } from '../../support/run-resources.js'
 
 // Issue 34: the operator's command from the installed package. `npm pack` → an empty project that
 // installs the tarball with --omit=optional on a PATH with no compiler → `npx dev-stats-ingest …`
-// on Node 20 and 24 against the real Kafka broker and ClickHouse server, each exit code as the
+// on Node 22 and 24 against the real Kafka broker and ClickHouse server, each exit code as the
 // help says; `check` on a wrong broker, a wrong password and a missing topic, never printing a secret.
 const work = mkdtempSync(join(tmpdir(), 'dev-stats-cli-'))
 const host = join(work, 'host')
@@ -26,7 +26,7 @@ const databases: string[] = []
 
 beforeAll(() => {
   const tgz = packTarball(work)
-  const bin = bareBin(join(work, 'bin-20'))
+  const bin = bareBin(join(work, 'bin-install'))
   sh('mkdir', ['-p', host], work)
   writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'operator', version: '1.0.0', private: true }))
   sh('npm', ['install', tgz, '--omit=optional'], host, { HOME: process.env.HOME, PATH: bin })
@@ -45,8 +45,8 @@ const deployment = (tag: string) => {
   return { env: d.env, database: d.database, source: (key: string) => d.topicsOf(key).source }
 }
 
-describe.each([20, 24])('npx dev-stats-ingest from the installed package on Node %i', (major) => {
-  const node = major === 20 ? process.execPath : nodeBinary(major)
+describe.each([22, 24])('npx dev-stats-ingest from the installed package on Node %i', (major) => {
+  const node = nodeBinary(major)
   const path = bareBin(join(work, `bin-${major}`), node)
   /** `npx dev-stats-ingest <args>` in the host project, with only these settings and the bare PATH. */
   const npx = (args: readonly string[], env: Record<string, string> = {}) => {

@@ -17,7 +17,7 @@ import { removeRunResources } from '../../support/run-resources.js'
 
 // Issue 17: the package as a host installs it. `npm pack` → a fresh project that installs the
 // tarball with --omit=optional → strict `tsc` against the published .d.ts only → the example host
-// (examples/host-service) runs on Node 20, 22 and 24 against the real Kafka broker and ClickHouse
+// (examples/host-service) runs on Node 22 and 24 against the real Kafka broker and ClickHouse
 // server: events in, the host's own read call out, its own /metrics, SIGTERM → a clean exit.
 const repo = fileURLToPath(new URL('../../..', import.meta.url))
 const example = join(repo, 'examples', 'host-service')
@@ -121,9 +121,9 @@ class HostProcess {
   }
 }
 
-describe.each([20, 22, 24])('the example host on Node %i', (major) => {
+describe.each([22, 24])('the example host on Node %i', (major) => {
   it('ingests on the real servers, answers its own read call and /metrics, and stops on SIGTERM with exit 0', async () => {
-    const node = major === 20 ? process.execPath : nodeBinary(major)
+    const node = nodeBinary(major)
     expect(nodeVersion(node)).toMatch(new RegExp(`^v${major}\\.`))
     const imported = spawnSync(node, ['--input-type=module', '-e', "const m = await import('dev-stats-ingest'); const t = await import('dev-stats-ingest/testing'); console.log(typeof m.createDevStatsIngest, typeof t.InMemoryBroker)"], { cwd: host, encoding: 'utf8' })
     expect(imported.stdout.trim(), imported.stderr).toBe('function function')
