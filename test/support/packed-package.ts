@@ -21,6 +21,16 @@ export const packTarball = (dest: string): string => {
   return join(dest, tgz)
 }
 
+/**
+ * The environment of a machine with only node and npm: HOME and PATH, and the extra CA certificates
+ * when set (a Node binary from nodejs.org trusts only its own CA list, not the system's).
+ */
+export const bareEnv = (path: string): NodeJS.ProcessEnv => ({
+  HOME: process.env.HOME,
+  PATH: path,
+  ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+})
+
 const TOOLS = ['node', 'npm', 'npx', 'sh', 'bash', 'env', 'cat', 'ls', 'mkdir', 'rm', 'cp', 'mv', 'ln', 'chmod', 'dirname', 'basename', 'readlink', 'realpath', 'uname', 'tar', 'gzip', 'sed', 'grep', 'head', 'tail', 'tr', 'sort', 'date', 'sleep', 'find', 'xargs', 'mktemp', 'touch', 'wc', 'cut', 'id']
 const COMPILERS = ['cc', 'gcc', 'g++', 'c++', 'clang', 'make', 'python3', 'python']
 

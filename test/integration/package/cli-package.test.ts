@@ -12,7 +12,7 @@ import { isolatedDeployment } from '../../support/deployment.js'
 import { kafkaBroker } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { nodeBinary, nodeVersion } from '../../support/node-versions.js'
-import { bareBin, packTarball, sh } from '../../support/packed-package.js'
+import { bareBin, bareEnv, packTarball, sh } from '../../support/packed-package.js'
 import { removeRunResources } from '../../support/run-resources.js'
 
 // Issue 34: the operator's command from the installed package. `npm pack` → an empty project that
@@ -29,7 +29,7 @@ beforeAll(() => {
   const bin = bareBin(join(work, 'bin-install'))
   sh('mkdir', ['-p', host], work)
   writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'operator', version: '1.0.0', private: true }))
-  sh('npm', ['install', tgz, '--omit=optional'], host, { HOME: process.env.HOME, PATH: bin })
+  sh('npm', ['install', tgz, '--omit=optional'], host, bareEnv(bin))
 }, 900_000)
 
 afterAll(async () => {
@@ -50,7 +50,7 @@ describe.each([22, 24])('npx dev-stats-ingest from the installed package on Node
   const path = bareBin(join(work, `bin-${major}`), node)
   /** `npx dev-stats-ingest <args>` in the host project, with only these settings and the bare PATH. */
   const npx = (args: readonly string[], env: Record<string, string> = {}) => {
-    const r = spawnSync('npx', ['--no-install', 'dev-stats-ingest', ...args], { cwd: host, encoding: 'utf8', timeout: 180_000, env: { HOME: process.env.HOME, PATH: path, ...env } })
+    const r = spawnSync('npx', ['--no-install', 'dev-stats-ingest', ...args], { cwd: host, encoding: 'utf8', timeout: 180_000, env: { ...bareEnv(path), ...env } })
     return { code: r.status, stdout: r.stdout, output: `${r.stdout}${r.stderr}` }
   }
 
