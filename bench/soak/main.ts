@@ -170,7 +170,8 @@ try {
       await sleep(Math.min(1000, runMs - (Date.now() - t0)))
     }
     const s = sampler.series
-    log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}`)
+    const wire = proxyWatch ? `, Toxiproxy ${Math.round(proxyWatch.lastMb)} MB ${proxyWatch.lastFiles} files` : ''
+    log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}${wire}`)
   }
   producer.stopGenerating()
   await reader.stop()
@@ -185,7 +186,7 @@ try {
     await sleep(5000)
     await sampler.sampleNow()
     zeroes = sampler.latestLag === 0 && sampler.latestParked === 0 ? zeroes + 1 : 0
-    if ((Date.now() - drainStart) % 30_000 < 5000) log(`draining: lag ${sampler.latestLag}, parked in memory ${sampler.latestParked}`)
+    if ((Date.now() - drainStart) % 30_000 < 5000) log(`draining: lag ${sampler.latestLag}, parked in memory ${sampler.latestParked}${proxyWatch ? `, Toxiproxy ${Math.round(proxyWatch.lastMb)} MB ${proxyWatch.lastFiles} files` : ''}`)
   }
   const endMs = Date.now() - t0
   clearInterval(loadTimer)
@@ -216,7 +217,7 @@ try {
   ]
   const reads = { samples: reader.samples, rows: readsByFault(reader.samples, faults.spans), findings: reader.findings, quiet: quietUnavailable(reader.samples, faults.spans, QUIET_503_MAX), quietMax: QUIET_503_MAX }
   const harness = infra.hasWire ? infra.wire.events : []
-  const proxy = proxyWatch ? { peakMb: Math.round(proxyWatch.peakMb), limitMb: PROXY_RSS_LIMIT_MB, pass: proxyWatch.overMb === undefined } : undefined
+  const proxy = proxyWatch ? { peakMb: Math.round(proxyWatch.peakMb), peakFiles: proxyWatch.peakFiles, limitMb: PROXY_RSS_LIMIT_MB, pass: proxyWatch.overMb === undefined } : undefined
   notes.unshift(...harness.map((h) => `harness event at ${Math.round(h.atMs / 1000)} s: ${h.what}`))
   pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0 && reads.findings.length === 0 &&
     reads.quiet.every((q) => q.pass) && (proxy?.pass ?? true)
@@ -229,7 +230,7 @@ try {
       'faults scheduled': schedule.length, 'records made': model.produced, parking: '8 attempts, 2 s → 30 s',
       'network faults': options.networkFaults ? 'on (Toxiproxy on the ClickHouse and Kafka links)' : 'off',
       reads: `${READS.perSecond}/s, ${READS.developers} developers, read time limit ${READS.timeoutSeconds} s`,
-      ...(proxy ? { 'Toxiproxy peak RSS': `${proxy.peakMb} MB (limit ${proxy.limitMb} MB)`, 'harness events (Toxiproxy restarted)': harness.length } : {}),
+      ...(proxy ? { 'Toxiproxy peak RSS': `${proxy.peakMb} MB (limit ${proxy.limitMb} MB), at most ${proxy.peakFiles} open files`, 'harness events (Toxiproxy restarted)': harness.length } : {}),
     },
     proxy,
     series,

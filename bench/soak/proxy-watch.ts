@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** A process's resident set in MB (/proc/PID/status VmRSS); undefined once it is gone. */
 export const rssMbOf = (pid: number): number | undefined => {
@@ -10,12 +10,24 @@ export const rssMbOf = (pid: number): number | undefined => {
   }
 }
 
+/** How many files (its listeners and connections, both sides) a process holds open; undefined once it is gone. */
+export const openFilesOf = (pid: number): number | undefined => {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * Toxiproxy's RSS every second (the pid asked each time: the harness may restart it). Past
+ * Toxiproxy's RSS (and open files: connections clients left behind show there) every second (the pid asked each time: the harness may restart it). Past
  * `limitMb` it calls `over` once (which stops the proxy before it starves the machine).
  */
 export class ProxyWatch {
   peakMb = 0
+  lastMb = 0
+  peakFiles = 0
+  lastFiles = 0
   overMb: number | undefined
   private timer: NodeJS.Timeout | undefined
 
@@ -34,7 +46,10 @@ export class ProxyWatch {
     const pid = this.pid()
     const mb = pid === undefined ? undefined : rssMbOf(pid)
     if (mb === undefined) return
+    this.lastMb = mb
     this.peakMb = Math.max(this.peakMb, mb)
+    this.lastFiles = (pid === undefined ? undefined : openFilesOf(pid)) ?? this.lastFiles
+    this.peakFiles = Math.max(this.peakFiles, this.lastFiles)
     if (mb > this.limitMb && this.overMb === undefined) {
       this.overMb = mb
       this.over(mb)
