@@ -4,6 +4,11 @@ import type { Fault } from './schedule.js'
 import type { FaultSpan } from './verdicts.js'
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+/**
+ * The longest a fault may still take once the traffic stopped: an instance restart waits up to
+ * 10 minutes for a consuming instance, a broker start 5 attempts of 3 minutes; every Toxiproxy call is bounded (wire-links.ts).
+ */
+const SETTLE_BOUND_MS = 20 * 60_000
 
 export interface Fleet {
   /** The base instance in `slot` (i0, i1, …), replaced on restart. */
@@ -44,7 +49,7 @@ export class FaultRunner {
 
   constructor(
     private readonly t0: number,
-    private readonly infra: SoakInfra,
+    private readonly infra: Pick<SoakInfra, 'kafka' | 'clickhouse' | 'wire'>,
     private readonly fleet: Fleet,
     private readonly log: (line: string) => void,
   ) {}
@@ -63,10 +68,20 @@ export class FaultRunner {
     return this.running.size
   }
 
-  /** Waits for the faults in progress; cancels those not started yet. */
-  async settle(): Promise<void> {
+  /**
+   * Waits for the faults in progress, at most `boundMs` (then throws; `check` each second may
+   * throw sooner); cancels those not started yet.
+   */
+  async settle(boundMs = SETTLE_BOUND_MS, check: () => void = () => undefined): Promise<void> {
     for (const t of this.timers) clearTimeout(t)
-    while (this.running.size > 0) await Promise.allSettled([...this.running])
+    const deadline = Date.now() + boundMs
+    while (this.running.size > 0) {
+      check()
+      if (Date.now() >= deadline) throw new Error(`${this.running.size} faults still running ${Math.round(boundMs / 1000)} s after the traffic stopped`)
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => (timer = setTimeout(r, Math.min(1000, deadline - Date.now()))))])
+      clearTimeout(timer)
+    }
   }
 
   private async run(f: Fault): Promise<void> {
@@ -115,7 +130,7 @@ export class FaultRunner {
       default: {
         const toxic = f.toxic
         if (!toxic) throw new Error(`${f.kind} without a toxic`)
-        const proxy = this.infra.proxy(toxic.link)
+        const wire = this.infra.wire
         const name = `${f.kind}-${f.atMs}`
         const what = `${toxic.type} ${Object.entries(toxic.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`
         this.log(`fault ${f.kind} ${toxic.link}: ${what} for ${f.holdMs / 1000} s`)
@@ -125,9 +140,9 @@ export class FaultRunner {
         const streams = toxic.type === 'timeout' ? (['downstream', 'upstream'] as const) : (['downstream'] as const)
         this.wireFaults++
         try {
-          for (const stream of streams) await proxy.add({ name: `${name}-${stream}`, type: toxic.type, stream, attributes: toxic.attributes })
+          for (const stream of streams) await wire.add(toxic.link, { name: `${name}-${stream}`, type: toxic.type, stream, attributes: toxic.attributes })
           await sleep(f.holdMs)
-          for (const stream of streams) await proxy.remove(`${name}-${stream}`)
+          for (const stream of streams) await wire.remove(toxic.link, `${name}-${stream}`)
         } finally {
           this.wireFaults--
         }

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { freePort } from '../../test/support/http.js'
-import { OwnToxiproxy, type WireProxy } from '../../test/support/toxiproxy.js'
-import type { Link } from './schedule.js'
+import { OwnToxiproxy } from '../../test/support/toxiproxy.js'
+import { WireLinks } from './wire-links.js'
 
 // The soak's OWN ClickHouse server and Kafka broker: other ports, their own state directory. The
 // soak restarts the broker and stops ClickHouse, so it never touches the shared servers
@@ -36,7 +36,7 @@ export const soakPorts = async (wire: boolean): Promise<SoakPorts> => ({
 
 export class SoakInfra {
   private toxiproxy: OwnToxiproxy | undefined
-  private readonly proxies = new Map<Link, WireProxy>()
+  private links: WireLinks | undefined
 
   constructor(
     readonly stateDir: string,
@@ -67,18 +67,30 @@ export class SoakInfra {
   }
 
   /** Toxiproxy and the two proxies (before the broker starts: clients may not reach it otherwise). */
-  async startProxies(): Promise<void> {
+  async startProxies(log: (line: string) => void): Promise<void> {
     const wire = this.ports.wire
     if (!wire) return
     this.toxiproxy = await OwnToxiproxy.start()
-    this.proxies.set('kafka', await this.toxiproxy.proxy('kafka', wire.kafkaProxied, wire.kafkaProxy))
-    this.proxies.set('clickhouse', await this.toxiproxy.proxy('clickhouse', this.ports.clickhouseHttp, wire.clickhouseProxy))
+    this.links = new WireLinks(this.toxiproxy, new Map([
+      ['kafka', { upstream: wire.kafkaProxied, listen: wire.kafkaProxy }],
+      ['clickhouse', { upstream: this.ports.clickhouseHttp, listen: wire.clickhouseProxy }],
+    ]), log)
+    await this.links.open()
   }
 
-  proxy(link: Link): WireProxy {
-    const p = this.proxies.get(link)
-    if (!p) throw new Error(`no ${link} proxy: the soak runs without --network-faults`)
-    return p
+  get wire(): WireLinks {
+    if (!this.links) throw new Error('no proxies: the soak runs without --network-faults')
+    return this.links
+  }
+
+  get hasWire(): boolean {
+    return this.links !== undefined
+  }
+
+  /** Stops Toxiproxy now (its memory past the soak's limit); the run fails. */
+  stopProxies(): void {
+    this.toxiproxy?.stop()
+    this.toxiproxy = undefined
   }
 
   clickhouse(command: 'start' | 'stop'): Promise<void> {
@@ -107,7 +119,7 @@ export class SoakInfra {
   /** Stops both (each only if it runs from this state dir) and removes the state. */
   async dispose(keepState: boolean): Promise<void> {
     await Promise.allSettled([this.kafka('stop'), this.clickhouse('stop')])
-    this.toxiproxy?.stop()
+    this.stopProxies()
     if (!keepState) rmSync(this.stateDir, { recursive: true, force: true })
   }
 

@@ -16,7 +16,8 @@ import { SoakInfra, soakPorts } from './infra.js'
 import { Instance, logFileOf, startUntilConsuming } from './instance.js'
 import { clientOf, parseSoakOptions } from './options.js'
 import { SoakProducer } from './producer.js'
-import { readsByFault } from './read-stats.js'
+import { ProxyWatch } from './proxy-watch.js'
+import { quietUnavailable, readsByFault } from './read-stats.js'
 import { ReadTruth } from './read-truth.js'
 import { SoakReader } from './reader.js'
 import { renderReport } from './report.js'
@@ -39,6 +40,10 @@ const RECOVERY_LIMIT_MS = 120_000
  */
 const MEMORY_MIN_WINDOW_MS = 10 * 60_000
 const CAUGHT_UP_SECONDS = 15
+/** Toxiproxy's RSS past this stops it and fails the run (it once grew to 22 GB of a 23 GB machine). */
+const PROXY_RSS_LIMIT_MB = 2048
+/** Reads answered 503 while no fault is active, per instance, above this share fail the run. */
+const QUIET_503_MAX = 0.05
 /**
  * The read load: calls per second over both routes, the developers asked for, the read time limit
  * the instances get (a route answers within it plus ANSWER_GRACE_MS), and the reader's patience
@@ -66,6 +71,7 @@ let producer: SoakProducer | undefined
 let sampler: Sampler | undefined
 let faults: FaultRunner | undefined
 let reader: SoakReader | undefined
+let proxyWatch: ProxyWatch | undefined
 let pass = false
 const startedAt = new Date().toISOString()
 const loads: number[] = []
@@ -74,11 +80,19 @@ let interrupted: string | undefined
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void (interrupted ??= signal))
 const checkInterrupted = () => {
   if (interrupted) throw new Error(`interrupted by ${interrupted}`)
+  if (proxyWatch?.overMb !== undefined) throw new Error(`Toxiproxy's RSS reached ${Math.round(proxyWatch.overMb)} MB (limit ${PROXY_RSS_LIMIT_MB} MB): stopped it before it starves the machine`)
 }
 
 try {
   log(`own servers: ClickHouse ${infra.clickhouseUrl}, Kafka ${infra.kafkaBrokers}, state ${infra.stateDir}`)
-  await infra.startProxies()
+  await infra.startProxies(log)
+  if (infra.hasWire) {
+    proxyWatch = new ProxyWatch(() => (infra.hasWire ? infra.wire.pid : undefined), PROXY_RSS_LIMIT_MB, (mb) => {
+      log(`FAIL Toxiproxy's RSS ${Math.round(mb)} MB is past the limit of ${PROXY_RSS_LIMIT_MB} MB: stopping it`)
+      infra.stopProxies()
+    })
+    proxyWatch.start()
+  }
   if (options.networkFaults) log(`the service reaches them through Toxiproxy: ClickHouse ${infra.serviceEnv['DEV_STATS_CLICKHOUSE_URL']}, Kafka ${infra.serviceEnv['DEV_STATS_KAFKA_BROKERS']}`)
   await Promise.all([infra.clickhouse('start'), infra.kafka('start')])
   log((await infra.npm('topics')).trim().split('\n').at(-1) ?? '')
@@ -156,12 +170,13 @@ try {
       await sleep(Math.min(1000, runMs - (Date.now() - t0)))
     }
     const s = sampler.series
-    log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}`)
+    const wire = proxyWatch ? `, Toxiproxy ${Math.round(proxyWatch.lastMb)} MB ${proxyWatch.lastFiles} files` : ''
+    log(`${Math.round((Date.now() - t0) / 1000)} s: produced ${producer.acked}, queued ${producer.queued}, stored/s ${s.stored.at(-1)}, lag ${s.lag.at(-1)}, behind ${s.behind.at(-1)} s, faults running ${faults.active}${wire}`)
   }
   producer.stopGenerating()
   await reader.stop()
   log(`traffic stopped after ${options.minutes} min: ${model.produced} records made; waiting for the faults in progress and the drain`)
-  await faults.settle()
+  await faults.settle(undefined, checkInterrupted)
   await producer.flushed(300_000)
   const drainStart = Date.now()
   let zeroes = 0
@@ -171,7 +186,7 @@ try {
     await sleep(5000)
     await sampler.sampleNow()
     zeroes = sampler.latestLag === 0 && sampler.latestParked === 0 ? zeroes + 1 : 0
-    if ((Date.now() - drainStart) % 30_000 < 5000) log(`draining: lag ${sampler.latestLag}, parked in memory ${sampler.latestParked}`)
+    if ((Date.now() - drainStart) % 30_000 < 5000) log(`draining: lag ${sampler.latestLag}, parked in memory ${sampler.latestParked}${proxyWatch ? `, Toxiproxy ${Math.round(proxyWatch.lastMb)} MB ${proxyWatch.lastFiles} files` : ''}`)
   }
   const endMs = Date.now() - t0
   clearInterval(loadTimer)
@@ -200,8 +215,12 @@ try {
     'poison reasons produced: every reason of docs/ingest-rules.md except store-rejected, which needs a table that differs from the migrations',
     `liveness: a fault episode has recovered when every group's source-topic lag is at most ${CAUGHT_UP_SECONDS} s of its own traffic; at the end the lag of every source and retry topic reached 0`,
   ]
-  const reads = { samples: reader.samples, rows: readsByFault(reader.samples, faults.spans), findings: reader.findings }
-  pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0 && reads.findings.length === 0
+  const reads = { samples: reader.samples, rows: readsByFault(reader.samples, faults.spans), findings: reader.findings, quiet: quietUnavailable(reader.samples, faults.spans, QUIET_503_MAX), quietMax: QUIET_503_MAX }
+  const harness = infra.hasWire ? infra.wire.events : []
+  const proxy = proxyWatch ? { peakMb: Math.round(proxyWatch.peakMb), peakFiles: proxyWatch.peakFiles, limitMb: PROXY_RSS_LIMIT_MB, pass: proxyWatch.overMb === undefined } : undefined
+  notes.unshift(...harness.map((h) => `harness event at ${Math.round(h.atMs / 1000)} s: ${h.what}`))
+  pass = checks.every((c) => c.pass) && recs.every((r) => r.pass) && memory.every((m) => m.pass) && faults.errors.length === 0 && reads.findings.length === 0 &&
+    reads.quiet.every((q) => q.pass) && (proxy?.pass ?? true)
   const data = {
     title: `dev-stats soak: ${options.minutes} min, ${options.rate} records/s, ${options.instances} instances, ${options.broker}`,
     command,
@@ -211,7 +230,9 @@ try {
       'faults scheduled': schedule.length, 'records made': model.produced, parking: '8 attempts, 2 s → 30 s',
       'network faults': options.networkFaults ? 'on (Toxiproxy on the ClickHouse and Kafka links)' : 'off',
       reads: `${READS.perSecond}/s, ${READS.developers} developers, read time limit ${READS.timeoutSeconds} s`,
+      ...(proxy ? { 'Toxiproxy peak RSS': `${proxy.peakMb} MB (limit ${proxy.limitMb} MB), at most ${proxy.peakFiles} open files`, 'harness events (Toxiproxy restarted)': harness.length } : {}),
     },
+    proxy,
     series,
     faults: faults.spans,
     checks,
@@ -229,13 +250,16 @@ try {
   for (const m of memory) log(`${m.pass ? 'pass' : 'FAIL'} memory ${m.instance}: ${m.startMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB (${(m.growth * 100).toFixed(1)} %)${m.judged ? '' : ' not judged'}`)
   for (const e of faults.errors) log(`FAIL ${e}`)
   for (const r of reads.rows) log(`reads during ${r.during}: ${r.calls} calls, p50 ${r.p50Ms ?? '–'} ms, p99 ${r.p99Ms ?? '–'} ms, 200 ${(r.ok * 100).toFixed(1)} %, 503 ${(r.unavailable * 100).toFixed(1)} %`)
+  for (const q of reads.quiet) log(`${q.pass ? 'pass' : 'FAIL'} 503 while no fault is active, ${q.instance}: ${q.unavailable} of ${q.calls} (${(q.share * 100).toFixed(1)} %, limit ${QUIET_503_MAX * 100} %)`)
+  if (proxy) log(`${proxy.pass ? 'pass' : 'FAIL'} Toxiproxy peak RSS ${proxy.peakMb} MB (limit ${proxy.limitMb} MB); harness events ${harness.length}`)
   log(`${reads.findings.length === 0 ? 'pass' : 'FAIL'} reads: ${reads.findings.length} findings${reads.findings.length ? `: ${reads.findings.slice(0, 10).join('; ')}` : ''}`)
   if (pass) rmSync(ledgerFile) // an hour's ledger is gigabytes; a failing run keeps it to look into
   log(`${pass ? 'PASS' : 'FAIL'}; report ${join(reportDir, 'index.html')}`)
 } catch (e) {
   log(`FAIL: ${(e as Error).stack ?? String(e)}`)
 } finally {
-  await faults?.settle().catch(() => undefined)
+  proxyWatch?.stop()
+  await faults?.settle(60_000).catch((e: unknown) => log(`FAIL: ${String(e)}`))
   await reader?.stop().catch(() => undefined)
   await sampler?.stop().catch(() => undefined)
   await producer?.close().catch(() => undefined)

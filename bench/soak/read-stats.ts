@@ -48,6 +48,32 @@ export const readsByFault = (samples: readonly ReadSample[], spans: readonly Fau
   ]
 }
 
+/** The 503 share of one instance's reads made while no fault was active, against the limit. */
+export interface QuietUnavailable {
+  readonly instance: string
+  readonly calls: number
+  readonly unavailable: number
+  readonly share: number
+  readonly pass: boolean
+}
+
+/**
+ * Per instance slot: the share of its answered reads started with no fault active that were 503.
+ * Above `maxShare` the read path refuses work on a healthy system: the run fails.
+ */
+export const quietUnavailable = (samples: readonly ReadSample[], spans: readonly FaultSpan[], maxShare: number): QuietUnavailable[] => {
+  const bySlot = new Map<string, ReadSample[]>()
+  for (const s of samples) {
+    if (s.status === 'gone' || spans.some((f) => f.startMs <= s.atMs && s.atMs < f.endMs)) continue
+    bySlot.set(s.instance, [...(bySlot.get(s.instance) ?? []), s])
+  }
+  return [...bySlot].sort(([a], [b]) => a.localeCompare(b)).map(([instance, ss]) => {
+    const unavailable = ss.filter((s) => s.status === 503).length
+    const share = unavailable / ss.length
+    return { instance, calls: ss.length, unavailable, share, pass: share <= maxShare }
+  })
+}
+
 /** p50 and p99 latency per `bucketS` seconds, for the chart (null where no call started). */
 export const readLatencySeries = (samples: readonly ReadSample[], bucketS: number, endS: number) => {
   const t: number[] = []

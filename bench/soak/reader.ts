@@ -11,6 +11,8 @@ export interface ReadSample {
   readonly atMs: number
   readonly ms: number
   readonly route: ReadRoute
+  /** The instance's slot (i0, x1, …). */
+  readonly instance: string
   /** An HTTP status, or `gone` (the instance was being stopped or killed: no answer is owed). */
   readonly status: number | 'gone'
 }
@@ -70,7 +72,7 @@ export class SoakReader {
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
     const url = `http://127.0.0.1:${instance.httpPort}/v1/${route}?from=${day(now - 3 * DAY_MS)}&to=${day(now + DAY_MS)}`
     const started = Date.now()
-    const sample = (status: number | 'gone'): void => void this.samples.push({ atMs: started - this.t0, ms: Date.now() - started, route, status })
+    const sample = (status: number | 'gone'): void => void this.samples.push({ atMs: started - this.t0, ms: Date.now() - started, route, instance: instance.slot, status })
     let response: Response
     try {
       response = await fetch(url, { headers: { authorization: `Bearer ${await this.token(developer)}` }, signal: AbortSignal.timeout(this.settings.hangMs) })

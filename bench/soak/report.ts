@@ -1,5 +1,5 @@
 import type { CheckRow } from './checker.js'
-import { kindOf, readLatencySeries, type ReadRow } from './read-stats.js'
+import { kindOf, readLatencySeries, type QuietUnavailable, type ReadRow } from './read-stats.js'
 import type { ReadSample } from './reader.js'
 import type { Series } from './sampler.js'
 import type { FaultSpan, MemoryVerdict, Recovery } from './verdicts.js'
@@ -19,7 +19,16 @@ export interface ReportData {
   readonly memory: readonly MemoryVerdict[]
   readonly notes: readonly string[]
   /** The read load's calls (issue 36.4); absent in reports of older runs. */
-  readonly reads?: { readonly samples: readonly ReadSample[]; readonly rows: readonly ReadRow[]; readonly findings: readonly string[] }
+  readonly reads?: {
+    readonly samples: readonly ReadSample[]
+    readonly rows: readonly ReadRow[]
+    readonly findings: readonly string[]
+    /** Per instance, the 503 share of reads made while no fault was active (issue 47.4). */
+    readonly quiet?: readonly QuietUnavailable[]
+    readonly quietMax?: number
+  }
+  /** With wire faults: Toxiproxy's peak RSS and the limit that stops it. */
+  readonly proxy?: { readonly peakMb: number; readonly limitMb: number; readonly pass: boolean }
   readonly pass: boolean
 }
 
@@ -112,11 +121,17 @@ const readTable = (rows: readonly ReadRow[]) => `<table><thead><tr><th>calls mad
 ${rows.map((r) => `<tr><td>${esc(r.during)}</td><td>${r.calls}</td><td>${ms(r.p50Ms)}</td><td>${ms(r.p99Ms)}</td><td>${pct(r.ok)}</td><td>${pct(r.unavailable)}</td></tr>`).join('\n')}
 </tbody></table>`
 
+const quietTable = (rows: readonly QuietUnavailable[], max: number) => `<h2>503 while no fault is active: at most ${pct(max)} per instance</h2>
+<table><thead><tr><th>instance</th><th>calls with no fault active</th><th>503</th><th>share</th><th></th></tr></thead><tbody>
+${rows.map((q) => `<tr><td>${esc(q.instance)}</td><td>${q.calls}</td><td>${q.unavailable}</td><td>${pct(q.share)}</td>${verdict(q.pass)}</tr>`).join('\n')}
+</tbody></table>`
+
 const readSection = (reads: NonNullable<ReportData['reads']>, endS: number, faults: readonly FaultSpan[]) => {
   const series = readLatencySeries(reads.samples, 10, endS)
   return `<h2>Reads under faults: both read API routes, several developers, all the run</h2>
 <p>Every answer must be a 200 within the ledger's truth or a 503 with Retry-After. Findings: ${reads.findings.length === 0 ? '<span class="pass">none</span>' : `<span class="fail">${reads.findings.length}</span><br><small>${reads.findings.slice(0, 20).map(esc).join('<br>')}</small>`}</p>
 ${readTable(reads.rows)}
+${reads.quiet ? quietTable(reads.quiet, reads.quietMax ?? 0) : ''}
 ${chart('Read API latency per 10 s', 'ms', series.t, [{ name: 'p50', values: series.p50 }, { name: 'p99', values: series.p99 }], faults)}`
 }
 
@@ -153,6 +168,8 @@ ${checkTable(d.checks)}
 ${recoveryTable(d.recoveries)}
 <h2>Memory: RSS growth over the last two thirds</h2>
 ${memoryTable(d.memory)}
+${d.proxy ? `<h2>Toxiproxy's memory: peak RSS at most ${fmt(d.proxy.limitMb)} MB</h2>
+<table><tr><td>peak RSS</td><td>${fmt(d.proxy.peakMb)} MB</td>${verdict(d.proxy.pass)}</tr></table>` : ''}
 <h2>Over time</h2>
 <p>Faults: ${legend}</p>
 ${charts.join('\n')}

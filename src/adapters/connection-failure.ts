@@ -14,10 +14,16 @@ export type ConnectionFailure =
   | 'not-tls' // a TLS client against a plaintext endpoint
   | 'unreachable' // nothing listens there
   | 'timeout' // no answer in time
+  | 'reset' // connected, then reset before any answer, by something that does not speak TLS either
+  | 'silent' // connected, then no answer at all (and no TLS handshake answered either)
+  | 'cut-short' // connected, then closed before the answer was complete
+
+/** The network's failures, not the listener's settings: worth trying again (a blip, a proxy, a restart). */
+export const NETWORK_FAILURES: ReadonlySet<ConnectionFailure> = new Set(['reset', 'silent', 'cut-short'])
 
 export class ConnectionError extends PortError {
   constructor(readonly failure: ConnectionFailure, message: string, options?: { cause?: unknown }) {
-    super(message, false, options)
+    super(message, NETWORK_FAILURES.has(failure), options)
     this.name = 'ConnectionError'
   }
 }

@@ -14,6 +14,9 @@ const KAFKA_HINTS: Record<ConnectionFailure, string> = {
   'not-tls': 'the listener does not speak TLS: check DEV_STATS_KAFKA_SECURITY_PROTOCOL (plaintext or sasl_plaintext) and the port in DEV_STATS_KAFKA_BROKERS',
   unreachable: 'check DEV_STATS_KAFKA_BROKERS',
   timeout: 'no answer in time: check DEV_STATS_KAFKA_BROKERS and DEV_STATS_KAFKA_SECURITY_PROTOCOL',
+  reset: 'a network fault between this host and the broker (a proxy, a firewall, a restart), not a setting: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
+  silent: 'a network fault between this host and the broker (a proxy, a firewall, a half-open connection), not a setting: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
+  'cut-short': 'a network fault between this host and the broker (a proxy or a connection cut), not a setting: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
 }
 
 const CLICKHOUSE_HINTS: Record<ConnectionFailure, string> = {
@@ -26,6 +29,9 @@ const CLICKHOUSE_HINTS: Record<ConnectionFailure, string> = {
   'not-tls': 'the port does not speak TLS: use http:// in DEV_STATS_CLICKHOUSE_URL, or the HTTPS port of the server',
   unreachable: 'check DEV_STATS_CLICKHOUSE_URL',
   timeout: 'no answer in time: check DEV_STATS_CLICKHOUSE_URL',
+  reset: 'the connection was reset: a network fault between this host and the server',
+  silent: 'no answer: a network fault between this host and the server',
+  'cut-short': 'the answer was cut short: a network fault between this host and the server',
 }
 
 /** Every secret of the configuration, masked wherever it might appear in a message. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client'
@@ -39,6 +39,17 @@ export class OwnToxiproxy {
     return new WireProxy(p, listen)
   }
 
+  /** The server's process id (from the script's pid file). */
+  get pid(): number {
+    return Number(readFileSync(join(this.stateDir, `toxiproxy-${this.apiPort}.pid`), 'utf8').trim())
+  }
+
+  /** Kills the server (SIGTERM, SIGKILL after 5 s: also one that is stopped or stuck) and starts a new one on the same API port, without proxies. */
+  restart(): void {
+    this.run('stop')
+    this.run('start')
+  }
+
   stop(): void {
     try {
       this.run('stop')
@@ -68,6 +79,10 @@ export class WireProxy {
   async add(toxic: ToxicSpec): Promise<void> {
     await this.proxy.addToxic({ toxicity: 1, ...toxic })
     this.toxics.add(toxic.name)
+  }
+
+  has(name: string): boolean {
+    return this.toxics.has(name)
   }
 
   async remove(name: string): Promise<void> {

@@ -11,6 +11,7 @@ import { settingProblems } from '../../composition/setting-rules.js'
 import { explainClickHouseFailure, explainKafkaFailure } from '../../composition/startup-errors.js'
 import { sql } from '../../adapters/clickhouse/sql-fragment.js'
 import { storeSession } from '../store-session.js'
+import { startupTimeoutSeconds } from '../start/startup-deadline.js'
 import { stopTimeoutSeconds } from '../start/stop-deadline.js'
 
 export interface CheckResult {
@@ -105,6 +106,7 @@ const settingsOf = (env: NodeJS.ProcessEnv): { readonly config?: IngestConfig; r
   const problems: string[] = []
   try {
     stopTimeoutSeconds(env) // read by start only, checked here all the same
+    startupTimeoutSeconds(env)
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e
     problems.push(e.message)

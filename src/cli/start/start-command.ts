@@ -9,6 +9,7 @@ import {
   ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
 } from '../../index.js'
 import { flagCommand } from '../cli-command.js'
+import { STARTUP_TIMEOUT, retryStartIn, startupTimeoutSeconds } from './startup-deadline.js'
 import { STOP_TIMEOUT, stopTimeoutSeconds, stopWithin } from './stop-deadline.js'
 
 const HELP = `dev-stats-ingest start
@@ -19,6 +20,9 @@ until SIGTERM or SIGINT: then finishes the batches in flight, commits what was i
 the consumer groups and exits 0 — or, if that takes longer than DEV_STATS_STOP_TIMEOUT_SECONDS
 (default 50: a wait the stop path does not bound itself), exits 1 without committing anything more.
 Logs are JSON lines on stdout (pino).
+
+A network fault on the way to the broker at start-up (a reset, no answer, an answer cut short)
+is tried again, 1 s doubling to 15 s, for DEV_STATS_STARTUP_TIMEOUT_SECONDS (default 60; 0: never).
 
 Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check
 tries them without starting anything.
@@ -41,8 +45,10 @@ const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   let readApiHttp: ReturnType<typeof readApiHttpSettings>
   let logger: Logger
   let stopSeconds: number
+  let startupSeconds: number
   try {
     stopSeconds = stopTimeoutSeconds(env)
+    startupSeconds = startupTimeoutSeconds(env)
     const config = configFromEnv(env)
     // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
     readApi = readApiSettings(env)
@@ -85,12 +91,24 @@ const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
   } catch (e) {
     return failed(1, `cannot serve HTTP on ${http.host}:${http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}`)
   }
-  try {
-    await ingest.start()
-  } catch (e) {
-    if (!(e instanceof StartupError)) throw e
-    logger.error({ failure: e.failure, retriable: e.retriable }, e.message.split('\n')[0] ?? e.failure)
-    return failed(1, e.message)
+  const deadline = Date.now() + startupSeconds * 1000
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ingest.start()
+      break
+    } catch (e) {
+      if (!(e instanceof StartupError)) throw e
+      const waitMs = stopping ? undefined : retryStartIn(e, attempt, deadline - Date.now())
+      if (waitMs === undefined) {
+        logger.error({ failure: e.failure, retriable: e.retriable, attempts: attempt }, e.message.split('\n')[0] ?? e.failure)
+        return failed(1, attempt > 1 ? `${e.message}\n  (${attempt} attempts over ${startupSeconds} s, ${STARTUP_TIMEOUT})` : e.message)
+      }
+      logger.warn({ failure: e.failure, attempt, retryInMs: waitMs }, `${e.message.split('\n')[0] ?? e.failure}; trying again`)
+      let timer: NodeJS.Timeout | undefined
+      const signalled = await Promise.race([exit.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), waitMs)))])
+      clearTimeout(timer)
+      if (signalled || stopping) return exit
+    }
   }
   return exit
 }

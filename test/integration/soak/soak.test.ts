@@ -51,16 +51,27 @@ const runSoak = (reportDir: string): Promise<SoakRun> => {
       // gone
     }
   }
-  const term = setTimeout(() => signal('SIGTERM'), SOAK_TIMEOUT_MS)
+  let timedOut = false
+  const term = setTimeout(() => {
+    timedOut = true
+    signal('SIGTERM')
+  }, SOAK_TIMEOUT_MS)
   const kill = setTimeout(() => signal('SIGKILL'), SOAK_TIMEOUT_MS + 60_000)
-  return new Promise((resolve) =>
-    child.once('close', (code, sig) => {
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (done) return
+      done = true
       clearTimeout(term)
       clearTimeout(kill)
       log.end()
-      resolve({ code, signal: sig, seconds: Math.round((Date.now() - started) / 1000), tail })
-    }),
-  )
+      const overdue = timedOut ? `\nTHE SOAK DID NOT END within ${SOAK_TIMEOUT_MS / 60_000} minutes: stopped by the test (SIGTERM, SIGKILL a minute later)` : ''
+      resolve({ code, signal: sig, seconds: Math.round((Date.now() - started) / 1000), tail: tail + overdue })
+    }
+    child.once('close', finish)
+    // A process left behind holding the output pipes must not keep the test waiting past the exit.
+    child.once('exit', (code, sig) => setTimeout(() => finish(code, sig), 10_000).unref())
+  })
 }
 
 describe('npm run soak, 3 minutes (CI)', () => {

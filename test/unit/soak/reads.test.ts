@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EMPTY_ENTRY, type LedgerEntry } from '../../../bench/soak/ledger-entry.js'
-import { kindOf, readLatencySeries, readsByFault } from '../../../bench/soak/read-stats.js'
+import { kindOf, quietUnavailable, readLatencySeries, readsByFault } from '../../../bench/soak/read-stats.js'
 import { ReadTruth } from '../../../bench/soak/read-truth.js'
 import type { ReadSample } from '../../../bench/soak/reader.js'
 
@@ -32,7 +32,7 @@ describe('the soak reader\'s truth', () => {
 })
 
 describe('reads by fault kind', () => {
-  const s = (atMs: number, ms: number, status: ReadSample['status']): ReadSample => ({ atMs, ms, status, route: 'session-metrics' })
+  const s = (atMs: number, ms: number, status: ReadSample['status']): ReadSample => ({ atMs, ms, status, route: 'session-metrics', instance: 'i0' })
   const samples = [s(1000, 10, 200), s(2000, 20, 200), s(6000, 5000, 503), s(7000, 30, 200), s(8000, 9, 'gone'), s(12_000, 40, 200)]
   const spans = [{ label: 'wire-timeout clickhouse 20 s', startMs: 5000, endMs: 10_000 }, { label: 'broker-restart', startMs: 6500, endMs: 11_000 }]
 
@@ -49,5 +49,18 @@ describe('reads by fault kind', () => {
   it('draws p50 and p99 per bucket, null where no call started', () => {
     expect(readLatencySeries(samples, 5, 15)).toEqual({ t: [5, 10, 15], p50: [10, 30, 40], p99: [20, 5000, 40] })
     expect(readLatencySeries([], 5, 10).p50).toEqual([null, null])
+  })
+})
+
+describe('the 503 share of reads while no fault is active, per instance', () => {
+  const s = (instance: string, atMs: number, status: ReadSample['status']): ReadSample => ({ atMs, ms: 10, status, route: 'conversion-funnel', instance })
+  const spans = [{ label: 'clickhouse-stop 20 s', startMs: 10_000, endMs: 30_000 }]
+
+  it('fails an instance above the limit, counting only calls started outside every fault and answered', () => {
+    const i0 = Array.from({ length: 20 }, (_, k) => s('i0', k * 100, k === 0 ? 503 : 200)) // 1 of 20: 5 %
+    const i1 = [...Array.from({ length: 19 }, (_, k) => s('i1', 40_000 + k, k < 2 ? 503 : 200)), s('i1', 40_100, 'gone')] // 2 of 19
+    const duringFault = Array.from({ length: 50 }, (_, k) => s('i0', 10_000 + k, 503))
+    const rows = quietUnavailable([...i0, ...i1, ...duringFault], spans, 0.05)
+    expect(rows.map((r) => [r.instance, r.calls, r.unavailable, r.pass])).toEqual([['i0', 20, 1, true], ['i1', 19, 2, false]])
   })
 })

@@ -30,7 +30,7 @@ describe('soak report', () => {
 
   it('with a read load: the reads by fault kind, their findings and a latency chart', () => {
     const reads = {
-      samples: [{ atMs: 5000, ms: 12, route: 'session-metrics' as const, status: 200 }, { atMs: 7000, ms: 4000, route: 'conversion-funnel' as const, status: 503 }],
+      samples: [{ atMs: 5000, ms: 12, route: 'session-metrics' as const, instance: 'i0', status: 200 }, { atMs: 7000, ms: 4000, route: 'conversion-funnel' as const, instance: 'i1', status: 503 }],
       rows: [{ during: 'wire-timeout clickhouse', calls: 1, p50Ms: 4000, p99Ms: 4000, ok: 0, unavailable: 1 }],
       findings: ['conversion-funnel on i0 at 7 s: 500 <boom>'],
     }
@@ -40,6 +40,17 @@ describe('soak report', () => {
     expect(html).toContain('<td>wire-timeout clickhouse</td><td>1</td><td>4,000 ms</td>')
     expect(html).toContain('500 &lt;boom&gt;')
     expect(html).toMatch(/>wire-timeout clickhouse<\/text>/)
+  })
+
+  it('with wire faults: the proxy\'s peak RSS and the 503 share outside faults, each as a verdict', () => {
+    const reads = {
+      samples: [], rows: [], findings: [], quietMax: 0.05,
+      quiet: [{ instance: 'i0', calls: 100, unavailable: 2, share: 0.02, pass: true }, { instance: 'i1', calls: 100, unavailable: 30, share: 0.3, pass: false }],
+    }
+    const html = renderReport({ ...data(false), reads, proxy: { peakMb: 2300, limitMb: 2048, pass: false } })
+    expect(html).toContain('<td>i0</td><td>100</td><td>2</td><td>2.0 %</td><td class="pass">pass</td>')
+    expect(html).toContain('<td>i1</td><td>100</td><td>30</td><td>30.0 %</td><td class="fail">FAIL</td>')
+    expect(html).toContain('<td>peak RSS</td><td>2,300 MB</td><td class="fail">FAIL</td>')
   })
 
   it('draws faults as spans, series as paths broken where a sample is missing, and escapes text', () => {
