@@ -8,12 +8,17 @@ import { StoreError } from '../ports/store-error.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
 import type { StoreTrace } from '../ports/tracer.port.js'
 
+const SERVING_STEP = 'SERVING_STEP'
+
 /**
  * A FactStore that keeps the developer-keyed serving tables current: the facts first, then the
  * lookups and the serving rows, all before `append` returns, so before the batch's offsets are
  * committed. A crash in between redelivers the batch, whose facts collapse and whose lookups run
- * again. A failure of the serving step is always retriable: the facts are stored, and the batch
- * is retried rather than its records dead-lettered.
+ * again. A failure of the serving step is classified as the fact insert's: a store error the
+ * store calls transient is retried with the batch; one it calls the rows' fault (a serving row it
+ * refuses) is thrown as not retriable, code `SERVING_STEP/<store code>`, so the engine isolates the
+ * record and dead-letters it as store-rejected instead of pausing the consumer for good. Anything
+ * outside the port's contract is treated as transient, as everywhere else.
  */
 export class ServingFactStore implements FactStore {
   constructor(
@@ -26,8 +31,8 @@ export class ServingFactStore implements FactStore {
     try {
       await keepServingCurrent(this.serving, rows, ingestionTime)
     } catch (e) {
-      if (e instanceof StoreError && e.retriable) throw e
-      throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, 'SERVING_STEP', { cause: e })
+      if (e instanceof StoreError) throw e.retriable ? e : new StoreError(e.message, false, `${SERVING_STEP}/${e.code}`, { cause: e })
+      throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, SERVING_STEP, { cause: e })
     }
   }
 }
