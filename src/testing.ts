@@ -15,6 +15,6 @@ export { InMemoryStageProgressReader } from './adapters/memory/in-memory-stage-p
 export { InMemoryLagReader } from './adapters/memory/in-memory-lag-reader.js'
 export { InMemoryConsumer } from './adapters/memory/in-memory-consumer.js'
 export { InMemoryLog, type StoredRecord, type GroupMember } from './adapters/memory/in-memory-log.js'
-export type { StoredRow } from './adapters/memory/in-memory-tables.js'
+export type { StoredOf, StoredRow } from './adapters/memory/in-memory-tables.js'
 // The port types the suites and adapters above speak, as the main entry exports them.
 export type * from './index.js'
