@@ -63,9 +63,12 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
   await run('session_links', await months('session_facts', 'EventTime'), (m) =>
     session.command(sql`INSERT INTO ${db}.session_links SELECT ${trusted(SESSION_LINKS)} FROM ${db}.session_facts WHERE toStartOfMonth(EventTime) = ${date(m)}`))
   // a uniq state merged again with the same keys is unchanged: safe to repeat and beside the ingest
-  await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), (m) =>
-    session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
-      FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`))
+  await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), async (m) => {
+    await session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
+      FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`)
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'funnel', count() FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId`)
+  })
   const days = (await session.select<{ d: string }>(sql`SELECT DISTINCT toString(Day) AS d FROM ${db}.view_links ORDER BY d`)).map((r) => r.d)
   await run('serving', days, async (d) => {
     await session.command(sql`
@@ -83,5 +86,10 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
       FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)}) AS s
       ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)}) AS v
       USING (Day, SessionId)`)
+    // after the rows: the read cache's versions of every developer the day may have written for
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'views', count() FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1 GROUP BY DeveloperId`)
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   })
 }

@@ -1,4 +1,5 @@
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { InMemoryTables } from './in-memory-tables.js'
@@ -50,6 +51,9 @@ export class InMemoryServingIndex implements ServingIndex {
     this.tables.serving.views.push(...views)
     this.tables.serving.sessions.push(...sessions)
   }
+
+  /** The in-memory store has no read cache in front of it: nothing versions its answers. */
+  async written(_writes: readonly DeveloperWrite[]): Promise<void> {}
 }
 
 const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
