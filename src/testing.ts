@@ -10,11 +10,12 @@ export { InMemoryReadModel, type InMemoryViewSessionSource } from './adapters/me
 export { InMemoryServingIndex } from './adapters/memory/in-memory-serving-index.js'
 export { ServingFactStore } from './application/serving/serving-fact-store.js'
 export type { ServingIndex } from './application/ports/serving-index.port.js'
+export type { DeveloperWrite, DeveloperSource } from './domain/developer-writes.js'
 export type { ServingViewRow, ServingSessionRow, ViewLink, SessionLink, DayedSessionLink, SessionDeveloperLink, DayNumber } from './domain/serving-links.js'
 export { InMemoryStageProgressReader } from './adapters/memory/in-memory-stage-progress.js'
 export { InMemoryLagReader } from './adapters/memory/in-memory-lag-reader.js'
 export { InMemoryConsumer } from './adapters/memory/in-memory-consumer.js'
 export { InMemoryLog, type StoredRecord, type GroupMember } from './adapters/memory/in-memory-log.js'
-export type { StoredRow } from './adapters/memory/in-memory-tables.js'
+export type { StoredOf, StoredRow } from './adapters/memory/in-memory-tables.js'
 // The port types the suites and adapters above speak, as the main entry exports them.
 export type * from './index.js'

@@ -121,15 +121,21 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
 
   const start = async (): Promise<void> => {
     let pending: readonly string[]
+    let incomplete: string | undefined
     try {
       await store.probe()
       pending = await store.pendingMigrations()
+      incomplete = pending.length === 0 ? await store.servingIncomplete() : undefined
     } catch (e) {
       throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config)}`, { cause: e, retriable: retriable(e) })
     }
     // an older schema would have the serving step fail on every batch: refuse it before consuming
     if (pending.length > 0) {
       throw new StartupError('schema-outdated', `${storeAt(config)} lacks the migrations ${pending.join(', ')}: run dev-stats-ingest migrate (then dev-stats-ingest backfill for 0008 on a store with data)`, { cause: undefined, retriable: false })
+    }
+    // answers from half-empty serving tables would be wrong without a sign: refuse until the backfill finished
+    if (incomplete !== undefined) {
+      throw new StartupError('serving-incomplete', `${storeAt(config)}: ${incomplete}; run dev-stats-ingest backfill (safe beside a running older instance), then start`, { cause: undefined, retriable: false })
     }
     try {
       await broker.check()

@@ -14,6 +14,7 @@ import { ServingFactStore } from '../application/serving/serving-fact-store.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
+import { servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
@@ -22,6 +23,7 @@ const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
   probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)),
   migrate: () => migrate(a.session),
   pendingMigrations: () => pendingMigrations(a.session),
+  servingIncomplete: () => servingIncomplete(a.session),
   close: () => a.session.close(),
 })
 
@@ -40,6 +42,8 @@ export interface StoreAdapters {
   readonly migrate: () => Promise<readonly string[]>
   /** The package's migrations the store lacks (none for memory): the service refuses to start on an outdated schema. */
   readonly pendingMigrations: () => Promise<readonly string[]>
+  /** Why the serving tables miss stored facts (a backfill not finished), or undefined: the service refuses to start while they do. */
+  readonly servingIncomplete: () => Promise<string | undefined>
   /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
   readonly close: () => Promise<void>
 }
@@ -64,6 +68,7 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
         probe: async () => undefined,
         migrate: async () => [],
         pendingMigrations: async () => [],
+        servingIncomplete: async () => undefined,
         close: async () => undefined,
       }
     }

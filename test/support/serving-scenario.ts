@@ -174,6 +174,7 @@ export const failing = (inner: ServingIndex): ServingIndex & { failures: number 
     sessionDevelopers: async (...a: Parameters<ServingIndex['sessionDevelopers']>) => (wrapped.fail(), inner.sessionDevelopers(...a)),
     sessionLinks: async (...a: Parameters<ServingIndex['sessionLinks']>) => (wrapped.fail(), inner.sessionLinks(...a)),
     write: (...a: Parameters<ServingIndex['write']>) => inner.write(...a),
+    written: (...a: Parameters<ServingIndex['written']>) => inner.written(...a),
   }
   return wrapped
 }

@@ -2,11 +2,14 @@ import type { DataVersionReader, ReadSource } from '../../application/ports/data
 import { DIM_TABLE } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { ident, join, name, sql, uuidSet } from './sql-fragment.js'
+import { ident, join, name, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
 /** The counts and the tables they count: re-creating any of them starts the counts again. */
 const DEVELOPER_WRITES_TABLES = ['developer_writes', 'developer_view_facts', 'developer_session_facts', 'funnel_events']
+
+/** The tables a developer's answers are read from (per-developer sources): rows removed from them change the versions. */
+const DEVELOPER_READ_TABLES = ['developer_view_facts', 'developer_session_facts', 'funnel_developer_daily', 'funnel_daily']
 
 const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
   // the developer-keyed serving tables views and sessions are read from (migration 0008)
@@ -51,16 +54,18 @@ export class ClickHouseDataVersions implements DataVersionReader {
 
   /**
    * How many rows each developer has had written into the serving tables of each source
-   * (developer_writes, migration 0009): an insert of that developer's rows raises it once they
-   * are visible; another developer's insert or a merge (which changes no answer) leaves it. The
-   * tables' creation time tells a re-created store (whose counts start again) from the old one.
+   * (developer_writes, written by the ingest after the rows' inserts returned): an insert of that
+   * developer's rows raises it once they are visible; another developer's insert or a merge (which
+   * changes no answer) leaves it. The tables' creation time tells a re-created store (whose counts
+   * start again) from the old one; `removals()` tells rows removed by hand.
    */
   async developerVersions(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>> {
     const rows = await this.select<{ source: ReadSource; developer: Guid; v: string }>(sql`
       SELECT Source AS source, toString(KeyDeveloperId) AS developer,
              concat(toString(sum(Rows)), '@', (
                SELECT toString(max(metadata_modification_time)) FROM system.tables
-               WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_WRITES_TABLES.map(name), ', ')}))) AS v
+               WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_WRITES_TABLES.map(name), ', ')})),
+               '/', (${this.removals()})) AS v
       FROM ${ident(this.session.database)}.developer_writes
       WHERE KeyDeveloperId IN ${uuidSet(developerIds)}
       GROUP BY KeyDeveloperId, Source`)
@@ -74,5 +79,22 @@ export class ClickHouseDataVersions implements DataVersionReader {
     }
     for (const r of rows) byServerSpelling.get(r.developer.toLowerCase())?.set(r.source, r.v)
     return versions
+  }
+
+  /**
+   * A token that rows removed by hand change and inserts and merges leave (but for a new month's
+   * partition): each partition's lowest block number, which an insert (higher blocks) and a merge
+   * (the same blocks) keep and a DROP PARTITION or TRUNCATE removes, and every mutation (ALTER
+   * DELETE/UPDATE) with whether it is done, so the version changes again once its rows are gone.
+   */
+  private removals(): SqlFragment {
+    const database = name(this.session.database)
+    const tables = join(DEVELOPER_READ_TABLES.map(name), ', ')
+    return sql`SELECT concat(
+        toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', partition_id, ':', toString(low)))), ','))), '/',
+        (SELECT toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', mutation_id, ':', toString(is_done)))), ',')))
+         FROM system.mutations WHERE database = ${database} AND table IN (${tables})))
+      FROM (SELECT table, partition_id, min(min_block_number) AS low FROM system.parts
+            WHERE database = ${database} AND active AND table IN (${tables}) GROUP BY table, partition_id)`
   }
 }

@@ -1,5 +1,6 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
@@ -89,6 +90,10 @@ export class ClickHouseServingIndex implements ServingIndex {
       KeyDeveloperId: r.keyDeveloperId, SessionId: r.sessionId, FactId: r.factId, DurationSeconds: r.durationSeconds,
       ViewerKind: r.viewerKind, EventTime: dateTimeText(r.eventTime), IngestionTime: dateTimeText(r.ingestionTime),
     })))
+  }
+
+  async written(writes: readonly DeveloperWrite[]): Promise<void> {
+    await this.session.insert('developer_writes', writes.map((w) => ({ KeyDeveloperId: w.keyDeveloperId, Source: w.source, Rows: w.rows })))
   }
 
   private table(name: string): SqlFragment {

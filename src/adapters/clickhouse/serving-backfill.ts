@@ -1,6 +1,7 @@
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
+import { BACKFILL_COMPLETE } from './serving-completeness.js'
 import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
@@ -34,18 +35,21 @@ const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [te
  * as the ingest would have written them (serving-copies.ts): every view row under every
  * developer of its view (its rows within a day of each other), every session fact under the
  * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
- * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time) and
+ * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time, but a
+ * day whose facts are newer than its record) and
  * safe beside a running ingest, whose own batches keep new facts linked meanwhile.
  */
 export const backfillServing = async (session: ClickHouseSession, report: (p: BackfillProgress) => void, now = () => Date.now()): Promise<void> => {
   const db = ident(session.database)
-  const done = async (step: string): Promise<Set<string>> =>
-    new Set((await session.select<{ Chunk: string }>(sql`SELECT DISTINCT toString(Chunk) AS Chunk FROM ${db}.serving_backfill WHERE Step = ${name(step)}`)).map((r) => r.Chunk))
+  const doneAt = async (step: string): Promise<Map<string, number>> =>
+    new Map((await session.select<{ Chunk: string; At: string }>(sql`SELECT toString(Chunk) AS Chunk, toUInt32(max(DoneAt)) AS At FROM ${db}.serving_backfill WHERE Step = ${name(step)} GROUP BY Chunk`)).map((r) => [r.Chunk, Number(r.At)]))
   const record = (step: string, chunk: string) => session.insert('serving_backfill', [{ Step: step, Chunk: chunk, DoneAt: dateTimeText(now()) }])
-  const run = async (step: BackfillProgress['step'], chunks: readonly string[], work: (chunk: string) => Promise<void>) => {
-    const finished = await done(step)
+  /** `newest`: a chunk's newest IngestionTime (s); a chunk done before it is done again. */
+  const run = async (step: BackfillProgress['step'], chunks: readonly string[], work: (chunk: string) => Promise<void>, newest?: ReadonlyMap<string, number>) => {
+    const finished = await doneAt(step)
     for (const [i, chunk] of chunks.entries()) {
-      const skipped = finished.has(chunk)
+      const at = finished.get(chunk)
+      const skipped = at !== undefined && (newest?.get(chunk) ?? 0) < at
       if (!skipped) {
         await work(chunk)
         await record(step, chunk)
@@ -63,9 +67,19 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
   await run('session_links', await months('session_facts', 'EventTime'), (m) =>
     session.command(sql`INSERT INTO ${db}.session_links SELECT ${trusted(SESSION_LINKS)} FROM ${db}.session_facts WHERE toStartOfMonth(EventTime) = ${date(m)}`))
   // a uniq state merged again with the same keys is unchanged: safe to repeat and beside the ingest
-  await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), (m) =>
-    session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
-      FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`))
+  await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), async (m) => {
+    await session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
+      FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`)
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'funnel', count() FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId`)
+  })
+  // The link tables are filled by views from whatever instance wrote the facts; the serving rows
+  // only by an ingest with the serving step: a day with facts newer than its backfill (an older
+  // instance still writing) is done again.
+  const newestOfDays = new Map((await session.select<{ d: string; t: string }>(sql`
+    SELECT toString(Day) AS d, toUInt32(max(IngestionTime)) AS t
+    FROM (SELECT Day, IngestionTime FROM ${db}.view_links UNION ALL SELECT Day, IngestionTime FROM ${db}.session_links)
+    GROUP BY Day`)).map((r) => [r.d, Number(r.t)]))
   const days = (await session.select<{ d: string }>(sql`SELECT DISTINCT toString(Day) AS d FROM ${db}.view_links ORDER BY d`)).map((r) => r.d)
   await run('serving', days, async (d) => {
     await session.command(sql`
@@ -83,5 +97,12 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
       FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)}) AS s
       ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)}) AS v
       USING (Day, SessionId)`)
-  })
+    // after the rows: the read cache's versions of every developer the day may have written for
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'views', count() FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1 GROUP BY DeveloperId`)
+    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
+      SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
+  }, newestOfDays)
+  // what start and check read (serving-completeness.ts): every chunk of a run is done
+  await record(BACKFILL_COMPLETE, dateTimeText(now()).slice(0, 10))
 }

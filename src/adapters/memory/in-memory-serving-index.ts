@@ -1,4 +1,5 @@
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { InMemoryTables } from './in-memory-tables.js'
@@ -6,16 +7,17 @@ import type { InMemoryTables } from './in-memory-tables.js'
 /**
  * The serving tables in memory, with lookups that see exactly what migration 0008's link tables
  * hold (a view under the day of its EventTime, a session fact under its sessionDays), so the
- * in-memory store finds no more than ClickHouse would.
+ * in-memory store finds no more than ClickHouse would. Each lookup reads the facts of its ids
+ * through the tables' id indexes, never every fact.
  */
 export class InMemoryServingIndex implements ServingIndex {
   constructor(private readonly tables: InMemoryTables) {}
 
   async viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]> {
-    const [onDays, ofViews] = [new Set(days), new Set<string>(viewIds)]
-    return this.tables
-      .of('property_object_view_facts')
-      .filter(({ fact }) => ofViews.has(fact.row.propertyObjectViewId) && onDays.has(dayOf(fact.row.eventTime)))
+    const onDays = new Set(days)
+    return distinct(viewIds)
+      .flatMap((id) => this.tables.viewFactsOf(id))
+      .filter(({ fact }) => onDays.has(dayOf(fact.row.eventTime)))
       .map(({ fact: { row }, ingestionTime }) => ({
         propertyObjectViewId: row.propertyObjectViewId, factId: row.factId, developerId: row.developerId, sessionId: row.sessionId,
         isClosed: row.isClosed, durationSeconds: row.durationSeconds ?? 0, eventTime: row.eventTime, ingestionTime: storedTime(ingestionTime),
@@ -23,18 +25,18 @@ export class InMemoryServingIndex implements ServingIndex {
   }
 
   async sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]> {
-    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
-    return this.tables
-      .of('property_object_view_facts')
+    const onDays = new Set(days)
+    return distinct(sessionIds)
+      .filter((id) => id !== EMPTY_GUID)
+      .flatMap((id) => this.tables.viewFactsNaming(id))
       .map(({ fact: { row } }) => ({ day: dayOf(row.eventTime), sessionId: row.sessionId, developerId: row.developerId }))
-      .filter((l) => l.sessionId !== EMPTY_GUID && ofSessions.has(l.sessionId) && onDays.has(l.day))
+      .filter((l) => onDays.has(l.day))
   }
 
   async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
-    const [onDays, ofSessions] = [new Set(days), new Set<string>(sessionIds)]
-    return this.tables
-      .of('session_facts')
-      .filter(({ fact }) => ofSessions.has(fact.row.sessionId))
+    const onDays = new Set(days)
+    return distinct(sessionIds)
+      .flatMap((id) => this.tables.sessionFactsOf(id))
       .flatMap(({ fact: { row }, ingestionTime }) =>
         sessionDays(row.startedAt, row.lastActivityAt)
           .filter((day) => onDays.has(day))
@@ -49,4 +51,9 @@ export class InMemoryServingIndex implements ServingIndex {
     this.tables.serving.views.push(...views)
     this.tables.serving.sessions.push(...sessions)
   }
+
+  /** The in-memory store has no read cache in front of it: nothing versions its answers. */
+  async written(_writes: readonly DeveloperWrite[]): Promise<void> {}
 }
+
+const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]

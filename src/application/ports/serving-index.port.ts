@@ -1,4 +1,5 @@
 import type { Guid } from '../../domain/guid.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { DayedSessionLink, DayNumber, ServingSessionRow, ServingViewRow, SessionDeveloperLink, ViewLink } from '../../domain/serving-links.js'
 
 /**
@@ -15,4 +16,10 @@ export interface ServingIndex {
   sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]>
   /** Appends serving rows, each with its own IngestionTime; a repeated row collapses like a redelivered fact. */
   write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void>
+  /**
+   * Raises the per-developer write counts the read cache versions answers by (developer_writes).
+   * Called only after the rows counted were stored (their inserts returned), so a version is
+   * never visible before the data it versions.
+   */
+  written(writes: readonly DeveloperWrite[]): Promise<void>
 }

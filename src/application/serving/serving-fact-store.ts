@@ -1,3 +1,4 @@
+import { developerWrites } from '../../domain/developer-writes.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -8,12 +9,18 @@ import { StoreError } from '../ports/store-error.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
 import type { StoreTrace } from '../ports/tracer.port.js'
 
+const SERVING_STEP = 'SERVING_STEP'
+
 /**
  * A FactStore that keeps the developer-keyed serving tables current: the facts first, then the
  * lookups and the serving rows, all before `append` returns, so before the batch's offsets are
  * committed. A crash in between redelivers the batch, whose facts collapse and whose lookups run
- * again. A failure of the serving step is always retriable: the facts are stored, and the batch
- * is retried rather than its records dead-lettered.
+ * again. Then, their inserts returned, the per-developer write counts the read cache versions
+ * answers by (ServingIndex.written): a version is never newer than the data. A failure of the serving step is classified as the fact insert's: a store error the
+ * store calls transient is retried with the batch; one it calls the rows' fault (a serving row it
+ * refuses) is thrown as not retriable, code `SERVING_STEP/<store code>`, so the engine isolates the
+ * record and dead-letters it as store-rejected instead of pausing the consumer for good. Anything
+ * outside the port's contract is treated as transient, as everywhere else.
  */
 export class ServingFactStore implements FactStore {
   constructor(
@@ -24,15 +31,23 @@ export class ServingFactStore implements FactStore {
   async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
     await this.facts.append(rows, ingestionTime, trace)
     try {
-      await keepServingCurrent(this.serving, rows, ingestionTime)
+      const { views, sessions } = await keepServingCurrent(this.serving, rows, ingestionTime)
+      const funnel = rows.flatMap((f) => (f.table === 'funnel_daily' ? [f.row.developerId] : []))
+      const writes = developerWrites({ views: views.map((r) => r.keyDeveloperId), sessions: sessions.map((r) => r.keyDeveloperId), funnel })
+      if (writes.length > 0) await this.serving.written(writes)
     } catch (e) {
-      if (e instanceof StoreError && e.retriable) throw e
-      throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, 'SERVING_STEP', { cause: e })
+      if (e instanceof StoreError) throw e.retriable ? e : new StoreError(e.message, false, `${SERVING_STEP}/${e.code}`, { cause: e })
+      throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, SERVING_STEP, { cause: e })
     }
   }
 }
 
-export const keepServingCurrent = async (serving: ServingIndex, rows: readonly FactRow[], ingestionTime: Instant): Promise<void> => {
+/** Looks up and writes the batch's serving rows; returns the rows written. */
+export const keepServingCurrent = async (
+  serving: ServingIndex,
+  rows: readonly FactRow[],
+  ingestionTime: Instant,
+): Promise<{ views: readonly ServingViewRow[]; sessions: readonly ServingSessionRow[] }> => {
   const at = storedTime(ingestionTime)
   const sessions: SessionWithDays[] = []
   const sessionDaysSeen = new Set<DayNumber>()
@@ -65,6 +80,7 @@ export const keepServingCurrent = async (serving: ServingIndex, rows: readonly F
     sessionRows.push(...sessionCopiesForViews(views, sessionFacts))
   }
   if (viewRows.length > 0 || sessionRows.length > 0) await serving.write(viewRows, sessionRows)
+  return { views: viewRows, sessions: sessionRows }
 }
 
 const distinct = <T extends DayNumber | Guid>(items: readonly T[]): T[] => [...new Set(items)]

@@ -9,8 +9,9 @@ const HELP = `dev-stats-ingest backfill
 
 Fills the serving tables of migration 0008 (the developer-keyed copies the read API answers from)
 from the facts and funnel events the store already holds, chunk by chunk. Needed once, after
-dev-stats-ingest migrate applied 0008 to a store that had data; the ingest keeps them filled from
-then on. Safe to stop and run again (done chunks are skipped) and to run beside the service.
+dev-stats-ingest migrate applied 0008 to a store that had data (start refuses until it finished);
+the ingest keeps them filled from then on. Safe to stop and run again (done chunks are skipped, a
+day with facts newer than its backfill is done again) and to run beside the service.
 
 Settings: as for dev-stats-ingest migrate.
 Exit codes: 0 done; 1 the store failed; 2 wrong usage or an invalid setting.`

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { pendingMigrations } from '../../adapters/clickhouse/clickhouse-migrator.js'
+import { servingIncomplete } from '../../adapters/clickhouse/serving-completeness.js'
 import { requireChdb } from '../../adapters/clickhouse/chdb-client.js'
 import { silentLogger } from '../../adapters/observability/silent-logger.js'
 import { requiredTopics } from '../../application/consumers/consumer-topics.js'
@@ -41,9 +42,11 @@ const storeCheck = async (config: IngestConfig): Promise<CheckResult> => {
   try {
     await session.select(sql`SELECT 1 AS ok`)
     const pending = await pendingMigrations(session)
-    return pending.length === 0
-      ? ok('store', `${where}: every migration applied`)
-      : fail('store', `${where} lacks ${pending.length} migration(s): ${pending.join(', ')} (run dev-stats-ingest migrate)`)
+    if (pending.length > 0) return fail('store', `${where} lacks ${pending.length} migration(s): ${pending.join(', ')} (run dev-stats-ingest migrate)`)
+    const incomplete = await servingIncomplete(session)
+    return incomplete === undefined
+      ? ok('store', `${where}: every migration applied, the serving tables complete`)
+      : fail('store', `${where}: ${incomplete} (run dev-stats-ingest backfill)`)
   } catch (e) {
     return fail('store', `cannot reach ${where}: ${explainClickHouseFailure(e, config)}`)
   } finally {
