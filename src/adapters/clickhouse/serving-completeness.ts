@@ -9,7 +9,8 @@ export const BACKFILL_COMPLETE = 'complete'
  * store that held facts before migration 0008 created them (a session or view fact ingested
  * before 0008's AppliedAt, or a whole minute of funnel_progress before it) is incomplete until
  * `dev-stats-ingest backfill` has finished a run. Facts ingested since went through the serving step. Cost: one read of the IngestionTime
- * column of each fact table.
+ * column of each fact table. An empty table has no minimum (not 1970: `min` of no rows is 0, and
+ * funnel_progress's minute + 60 s would pass for a fact before 0008).
  */
 export const servingIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
   const db = ident(session.database)
@@ -18,10 +19,10 @@ export const servingIncomplete = async (session: ClickHouseSession): Promise<str
       (SELECT count() FROM ${db}.serving_backfill WHERE Step = 'complete') AS finished,
       (SELECT count() FROM (
          SELECT 1 FROM (SELECT min(AppliedAt) AS at FROM ${db}.schema_migrations WHERE Version LIKE '0008%') AS m
-         CROSS JOIN (SELECT min(IngestionTime) AS t FROM ${db}.session_facts
-                     UNION ALL SELECT min(IngestionTime) FROM ${db}.property_object_view_facts
-                     UNION ALL SELECT min(Minute) + 60 FROM ${db}.funnel_progress) AS f
-         WHERE f.t > toDateTime(0) AND f.t < m.at)) AS older`)
+         CROSS JOIN (SELECT min(IngestionTime) AS t FROM ${db}.session_facts HAVING count() > 0
+                     UNION ALL SELECT min(IngestionTime) FROM ${db}.property_object_view_facts HAVING count() > 0
+                     UNION ALL SELECT min(Minute) + 60 FROM ${db}.funnel_progress HAVING count() > 0) AS f
+         WHERE f.t < m.at)) AS older`)
   if (Number(state?.older ?? 0) === 0 || Number(state?.finished ?? 0) > 0) return undefined
   return `${session.database} held facts before migration 0008 and dev-stats-ingest backfill has not finished: the serving tables miss them`
 }
