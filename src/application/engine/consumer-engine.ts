@@ -172,7 +172,7 @@ export class ConsumerEngine {
     this.telemetry.consumed(records)
     this.tracker.received(records)
     const { backlog, topics, config } = this.deps
-    if (backlog) backlog.taken(records.reduce((n, r) => (r.topic === topics.source ? n + 1 : n), 0))
+    backlog?.taken(records)
     const maxBytes = config.catchUp?.maxBytes ?? Number.POSITIVE_INFINITY
     for (let i = 0; i < records.length; ) {
       const end = sliceEnd(records, i, this.batchRows - this.batch.size, maxBytes - this.batch.bytes)
@@ -246,5 +246,6 @@ export class ConsumerEngine {
     else await this.flushAll()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
+    this.deps.backlog?.revoked(partitions)
   }
 }
