@@ -60,6 +60,9 @@ export class ConsumerEngine {
   private lane: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private tickQueued = false
+  private halted = false
+  /** Commits out now, woken at stop() or abort(): from then on they get the bounded wait of STOP_COMMIT_WAIT_MS. */
+  private readonly commitsOut = new Set<() => void>()
 
   constructor(private readonly deps: EngineDeps) {
     const { consumer, clock, metrics, logger, handler, config, topics } = deps
@@ -107,6 +110,8 @@ export class ConsumerEngine {
       onBatch: (records) => this.serial(() => this.accept(records)),
       onRevoked: (partitions) => this.serial(() => this.revoke(partitions)),
     })
+    // a stop() while joining: no timer may outlive it
+    if (this.halted) return
     this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4)))
   }
 
@@ -142,6 +147,8 @@ export class ConsumerEngine {
   }
 
   private halt(): void {
+    this.halted = true
+    for (const wake of this.commitsOut) wake()
     clearInterval(this.timer)
     this.retry.stop()
     this.telemetry.sinkSettled()
@@ -226,7 +233,13 @@ export class ConsumerEngine {
     try {
       const commit = consumer.commit(commits)
       const waitMs = this.deps.stopCommitWaitMs ?? STOP_COMMIT_WAIT_MS
-      await (this.retry.stopped ? settleWithin(commit, waitMs, () => { throw new Error(`offset commit not answered within ${waitMs} ms while stopping`) }) : commit)
+      // bounded from the stop on, also when it was asked for before (a SIGTERM during a commit)
+      let wake = () => undefined as void
+      const halted = new Promise<void>((resolve) => (wake = resolve))
+      if (this.halted) wake()
+      else this.commitsOut.add(wake)
+      const stopWait = halted.then(() => settleWithin(commit, waitMs, () => { throw new Error(`offset commit not answered within ${waitMs} ms while stopping`) }))
+      await Promise.race([commit, stopWait]).finally(() => this.commitsOut.delete(wake))
       this.tracker.markCommitted(commits)
       this.telemetry.committed(clock.now())
     } catch (e) {
