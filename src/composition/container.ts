@@ -33,7 +33,8 @@ const handlersOf = (config: IngestConfig): EventHandler[] =>
 
 /** The store's read model, bounded in concurrent reads, behind the read cache where the store can tell when its data changed. */
 const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock): ReadModel => {
-  const bounded = new BoundedReadModel(store.readModel, readQueries)
+  // a read still queued when its time limit has passed is dropped: the read API has answered 503 (or is about to)
+  const bounded = new BoundedReadModel(store.readModel, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
   return store.dataVersions && readCache.maxEntries > 0
     ? new CachedReadModel(bounded, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
     : bounded
