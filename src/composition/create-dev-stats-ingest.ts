@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import type { BacklogBoard } from '../application/engine/backlog.js'
+import type { MemoryBudget } from '../application/engine/memory-budget.js'
 import type { PartsPressure } from '../application/engine/parts-pressure.js'
 import type { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import type { LagObserver } from '../application/ops/lag-monitor.js'
@@ -119,6 +120,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     logger,
     lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
+    budget: container.get<MemoryBudget>(TOKENS.MemoryBudget),
     lagObserver: bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs)),
   })
 

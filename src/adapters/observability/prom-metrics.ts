@@ -27,6 +27,7 @@ export class PromMetrics implements IngestMetrics {
   private readonly unprovenGaps: Counter<'consumer'>
   private readonly mismatches: Counter<'consumer'>
   private readonly partsRefusals: Counter<'consumer'>
+  private readonly budgetPauses: Counter<'consumer'>
 
   constructor(readonly registry: Registry = new Registry()) {
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -47,12 +48,13 @@ export class PromMetrics implements IngestMetrics {
     this.unprovenGaps = counter('dev_stats_dimension_gap_unproven_total', "Dimension gaps dead-lettered after the maximum wait, the dimension consumers' progress unknown or behind", ['consumer'])
     this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
     this.partsRefusals = counter('dev_stats_store_too_many_parts_total', 'Inserts the store refused for too many active parts (ClickHouse code 252), retried', ['consumer'])
+    this.budgetPauses = counter('dev_stats_memory_budget_pauses_total', "Times the consumer paused its partitions because the process's memory budget was spent", ['consumer'])
     for (const table of FACT_TABLES) this.ingested.set(table, counter(`dev_stats_${table}_ingested_total`, `Rows inserted into ${table}`, ['consumer']))
   }
 
   /** Each consumer's counters at 0 (the per-table ones for the tables it writes, when known). */
   seed(consumers: readonly { readonly name: string; readonly tables?: readonly FactTable[] }[]): void {
-    const perConsumer = [this.retries, this.parkedTotal, this.recovered, this.gaps, this.unprovenGaps, this.mismatches, this.partsRefusals]
+    const perConsumer = [this.retries, this.parkedTotal, this.recovered, this.gaps, this.unprovenGaps, this.mismatches, this.partsRefusals, this.budgetPauses]
     for (const { name, tables = [] } of consumers) {
       for (const c of perConsumer) c.inc({ consumer: name }, 0)
       for (const t of tables) this.ingested.get(t)?.inc({ consumer: name }, 0)
@@ -100,5 +102,8 @@ export class PromMetrics implements IngestMetrics {
   }
   tooManyParts(consumer: string): void {
     this.partsRefusals.inc({ consumer })
+  }
+  memoryBudgetPaused(consumer: string): void {
+    this.budgetPauses.inc({ consumer })
   }
 }
