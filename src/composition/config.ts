@@ -13,7 +13,7 @@ export type { IngestConfig }
  * Record bytes held at most, by default: with the heap of `npm start` (160 MB old space, 32 MB
  * semi-spaces), the clients' fetch buffers and the decoded rows, the process stays under 384 MB.
  */
-export const DEFAULT_MEMORY_BUDGET_MB = 64
+export const DEFAULT_MEMORY_BUDGET_MB = 48
 
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
 export type ConsumerKey = string
