@@ -7,7 +7,7 @@ import { binaryRecord, funnelEventPayload, guid, path, propertyObjectUpsertedPay
 import { KAFKA_ADAPTERS, KAFKA_BROKERS } from '../../support/kafka.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
 import { rssInGroup, sampler } from '../../support/process-rss.js'
-import { removeRunResources } from '../../support/run-resources.js'
+import { removeRunResources, testAdmin } from '../../support/run-resources.js'
 
 // Issue 46.1: after an outage, a backlog of wide records (≥ 16 kB each: additive fields) on five
 // topics, more than 1 GB, and `npm start` with its default settings: every record stored once and
@@ -72,16 +72,38 @@ const stored = async (database: string) => {
   }
 }
 
+/** Every consumer of the five topics committed to the end of its source and retry topics, and nothing was dead-lettered. */
+const stageOffsetsDone = async (d: Deployment): Promise<boolean> => {
+  const admin = testAdmin()
+  await admin.connect()
+  try {
+    for (const key of KEYS) {
+      const t = d.topicsOf(key)
+      const ends = await admin.fetchTopicOffsets(t.source)
+      if ((await admin.fetchTopicOffsets(t.deadLetter)).some((p) => p.high !== '0')) throw new Error(`dead letters on ${t.deadLetter}`)
+      const [committed] = await admin.fetchOffsets({ groupId: d.groupOf(key), topics: [t.source] })
+      const at = new Map(committed?.partitions.map((p) => [p.partition, p.offset]))
+      if (ends.some((p) => at.get(p.partition) !== p.high)) return false
+    }
+    return true
+  } finally {
+    await admin.disconnect()
+  }
+}
+
 /** `npm start` on `d` until the backlog is in; its peak RSS. */
 const catchUp = async (d: Deployment, env: Record<string, string>) => {
   expect(npmRun(['migrate'], d.env)).toMatchObject({ code: 0 })
   // the service's defaults: the deployment's shorter flush interval for tests put back
   const service = new NpmStart({ ...d.env, DEV_STATS_FLUSH_INTERVAL_MS: '5000', ...env })
   const rss = sampler(() => rssInGroup(service.group, 'service.mjs'))
-  const expected = { sessions: PER_TOPIC, views: 2 * PER_TOPIC, favorites: PER_TOPIC, selections: PER_TOPIC }
+  // the funnel stages are uniq states: a 32-bit hash collision among 13,000 keys (about 2 % likely)
+  // counts one less, so they are held to their exact offsets instead (stageOffsetsDone)
+  const done = (s: Awaited<ReturnType<typeof stored>>) =>
+    s.sessions === PER_TOPIC && s.views === 2 * PER_TOPIC && s.favorites >= PER_TOPIC - 2 && s.selections >= PER_TOPIC - 2
   const started = performance.now()
   try {
-    for (let last = await stored(d.database); JSON.stringify(last) !== JSON.stringify(expected); last = await stored(d.database)) {
+    for (let last = await stored(d.database); !done(last) || !(await stageOffsetsDone(d)); last = await stored(d.database)) {
       if (performance.now() - started > 900_000) throw new Error(`not caught up in 15 min: ${JSON.stringify(last)}\n${service.output.slice(-3000)}`)
       await new Promise((r) => setTimeout(r, 5000))
     }
@@ -114,7 +136,7 @@ describe.each(KAFKA_ADAPTERS)('a backlog of wide records over five topics, with 
     databases.push(again.database)
     const provisioned = npmRun(['topics'], env)
     expect(provisioned.code, provisioned.output).toBe(0)
-    const low = await catchUp({ ...again, env }, {})
+    const low = await catchUp({ ...again, env, topicsOf: (key) => ({ ...again.topicsOf(key), source: d.topicsOf(key).source, deadLetter: d.topicsOf(key).deadLetter }) }, {})
     console.info(`[${adapter}] budget 16 MiB: ${5 * PER_TOPIC} records in ${low.seconds.toFixed(0)} s, peak RSS ${(low.peak / 2 ** 20).toFixed(0)} MB over ${low.samples} samples`)
     expect(low.peak).toBeLessThanOrEqual(RSS_LIMIT)
   }, 3_600_000)
