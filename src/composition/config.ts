@@ -10,6 +10,12 @@ import { unknownSettingsError, unknownVariables } from './unknown-settings.js'
 
 export type { IngestConfig }
 
+/**
+ * Record bytes held at most, by default: with the heap of `npm start` (160 MB old space, 32 MB
+ * semi-spaces), the clients' fetch buffers and the decoded rows, the process stays under 384 MB.
+ */
+export const DEFAULT_MEMORY_BUDGET_MB = 48
+
 /** Suffix of the DEV_STATS_TOPIC_* / DEV_STATS_GROUP_* overrides of each consumer (its registry key). */
 export type ConsumerKey = string
 
@@ -99,6 +105,7 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxRows: whole(env, 'DEV_STATS_CATCHUP_MAX_ROWS', 4_000),
     maxBytes: whole(env, 'DEV_STATS_CATCHUP_MAX_BYTES', 16 * 1024 * 1024),
   },
+  memoryBudgetMb: whole(env, 'DEV_STATS_MEMORY_BUDGET_MB', DEFAULT_MEMORY_BUDGET_MB),
   readQueries: {
     maxConcurrent: whole(env, 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', 4),
     maxQueued: whole(env, 'DEV_STATS_READ_MAX_QUEUED_QUERIES', 64),

@@ -3,6 +3,7 @@ import { Container, type ResolutionContext } from 'inversify'
 import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { BacklogBoard } from '../application/engine/backlog.js'
 import { PartsPressure } from '../application/engine/parts-pressure.js'
+import { MemoryBudget } from '../application/engine/memory-budget.js'
 import { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
@@ -33,7 +34,8 @@ const handlersOf = (config: IngestConfig): EventHandler[] =>
 
 /** The store's read model, bounded in concurrent reads, behind the read cache where the store can tell when its data changed. */
 const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock): ReadModel => {
-  const bounded = new BoundedReadModel(store.readModel, readQueries)
+  // a read still queued when its time limit has passed is dropped: the read API has answered 503 (or is about to)
+  const bounded = new BoundedReadModel(store.readModel, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
   return store.dataVersions && readCache.maxEntries > 0
     ? new CachedReadModel(bounded, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
     : bounded
@@ -55,6 +57,7 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     dimensionProgress: ctx.get(TOKENS.DimensionProgress),
     backlog: ctx.get<BacklogBoard>(TOKENS.Backlogs).of(handler.name, handler.topic),
     pressure: ctx.get<PartsPressure>(TOKENS.PartsPressure),
+    budget: ctx.get<MemoryBudget>(TOKENS.MemoryBudget),
     clock: ctx.get(TOKENS.Clock),
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
@@ -95,6 +98,7 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
   // the dimension consumers run here; without one they end after their attempts alone.
   c.bind(TOKENS.Backlogs).toDynamicValue(() => new BacklogBoard())
+  c.bind(TOKENS.MemoryBudget).toDynamicValue(() => new MemoryBudget(config.memoryBudgetMb * 1024 * 1024))
   c.bind(TOKENS.PartsPressure).toDynamicValue((ctx) => new PartsPressure(storeOf(ctx).pressure ?? NO_PARTS, ctx.get(TOKENS.Logger)))
   c.bind(TOKENS.DimensionProgress).toDynamicValue(
     (ctx) =>

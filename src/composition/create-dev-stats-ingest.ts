@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import type { BacklogBoard } from '../application/engine/backlog.js'
+import type { MemoryBudget } from '../application/engine/memory-budget.js'
 import type { PartsPressure } from '../application/engine/parts-pressure.js'
 import type { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import type { LagObserver } from '../application/ops/lag-monitor.js'
@@ -17,6 +18,7 @@ import type { SessionMetrics } from '../application/read/get-developer-session-m
 import type { ScopeLevel } from '../application/read/get-funnel-scope.js'
 import { requireChdb } from '../adapters/clickhouse/chdb-client.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
+import { consumersOf } from './consumers.js'
 import { silentLogger } from '../adapters/observability/silent-logger.js'
 import { requireBrokerClient, type BrokerAdapters } from './broker.factory.js'
 import type { IngestConfig } from './config.js'
@@ -102,7 +104,9 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   if (config.store === 'embedded' && !(ports.factStore && ports.dimensionReader && ports.readModel)) requireChdb()
   const registry = options.registry ?? new Registry()
   const logger = options.logger ?? silentLogger
-  const container = createContainer(config, { ...ports, logger, metrics: new PromMetrics(registry) })
+  const metrics = new PromMetrics(registry)
+  metrics.seed(consumersOf(config).map(({ spec }) => ({ name: spec.name, tables: spec.tables })))
+  const container = createContainer(config, { ...ports, logger, metrics })
   const service = container.get<IngestService>(TOKENS.IngestService)
   const broker = container.get<BrokerAdapters>(TOKENS.BrokerAdapters)
   const store = container.get<StoreAdapters>(TOKENS.StoreAdapters)
@@ -116,6 +120,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     logger,
     lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
+    budget: container.get<MemoryBudget>(TOKENS.MemoryBudget),
     lagObserver: bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs)),
   })
 

@@ -50,4 +50,10 @@ export interface IngestConfig {
    * once caught up; `maxRows` at or below `engine.maxBatchRows`: never grows.
    */
   readonly catchUp: { readonly maxRows: number; readonly maxBytes: number }
+  /**
+   * DEV_STATS_MEMORY_BUDGET_MB: the records this process holds (accepted and not yet committed,
+   * parked copies waiting), over every consumer; a consumer that finds it spent pauses its
+   * partitions until a commit gives room. At least one catch-up batch (`catchUp.maxBytes`).
+   */
+  readonly memoryBudgetMb: number
 }

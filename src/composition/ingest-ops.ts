@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client'
+import type { MemoryBudget } from '../application/engine/memory-budget.js'
 import type { IngestService } from '../application/ingest-service.js'
 import { consumerHealthOf, laggingConsumersOf } from '../application/ops/consumer-health.js'
 import { LagMonitor, type LagObserver } from '../application/ops/lag-monitor.js'
@@ -47,6 +48,7 @@ export const ingestOps = (o: {
   readyMaxRetrySeconds: number
   /** Told of every lag read (the dimension progress parked records wait for). */
   lagObserver: LagObserver
+  budget: MemoryBudget
 }): IngestOps => {
   let monitor: LagMonitor | undefined
   let last: LagMonitor | undefined // its figures stay on the gauge after stop
@@ -55,6 +57,7 @@ export const ingestOps = (o: {
       now: () => o.clock.now(),
       consumers: () => consumerHealthOf(o.service),
       lagOf: (c) => last?.lagOf(c) ?? [],
+      memory: () => ({ budgetBytes: o.budget.capacityBytes, usedBytes: o.budget.used }),
     })
   }
   return {

@@ -86,6 +86,10 @@ export const SETTING_RULES: readonly SettingRule[] = [
   rule('readCache.maxStaleSeconds', 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', (c) => c.readCache.maxStaleSeconds, wholeUpTo(300, '0-300 seconds')),
   rule('catchUp.maxRows', 'DEV_STATS_CATCHUP_MAX_ROWS', (c) => c.catchUp.maxRows, wholeUpTo(1_000_000, 'a whole number up to 1000000 (at most the batch size: never grows)')),
   rule('catchUp.maxBytes', 'DEV_STATS_CATCHUP_MAX_BYTES', (c) => c.catchUp.maxBytes, (v) => (Number.isSafeInteger(v) && (v as number) >= 1_048_576 && (v as number) <= 268_435_456 ? undefined : `must be 1048576-268435456 bytes (1-256 MiB), got ${shown(v)}`)),
+  rule('memoryBudgetMb', 'DEV_STATS_MEMORY_BUDGET_MB', (c) => c, (c) =>
+    Number.isSafeInteger(c.memoryBudgetMb) && c.memoryBudgetMb * 1_048_576 >= c.catchUp.maxBytes && c.memoryBudgetMb <= 65_536
+      ? undefined
+      : `must be whole MiB, at least one batch of DEV_STATS_CATCHUP_MAX_BYTES (${Math.ceil(c.catchUp.maxBytes / 1_048_576)} MiB) and at most 65536, got ${shown(c.memoryBudgetMb)}`),
   rule('readQueries.maxConcurrent', 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', (c) => c.readQueries.maxConcurrent, positive),
   rule('readQueries.maxQueued', 'DEV_STATS_READ_MAX_QUEUED_QUERIES', (c) => c.readQueries.maxQueued, wholeUpTo(100_000, 'a whole number up to 100000, 0 for no queue')),
   rule('readQueries.timeoutSeconds', 'DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', (c) => c.readQueries.timeoutSeconds, wholeUpTo(3600, '0-3600 seconds, 0 for no limit')),

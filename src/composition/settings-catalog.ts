@@ -73,6 +73,7 @@ export const SETTING_GROUPS: readonly Group[] = [
       { env: 'DEV_STATS_SINK_BACKOFF_MAX_MS', meaning: 'longest such delay' },
       { env: 'DEV_STATS_CATCHUP_MAX_ROWS', meaning: 'a consumer more than eight default batches behind its source topic doubles its batches, one flush after another, up to this many records, each inserted whole (fewer, larger parts for ClickHouse); back at `DEV_STATS_BATCH_MAX_ROWS` once caught up. At or below it: never grows' },
       { env: 'DEV_STATS_CATCHUP_MAX_BYTES', meaning: "such a batch's bound in bytes of record values, so that wide records cannot fill the heap" },
+      { env: 'DEV_STATS_MEMORY_BUDGET_MB', meaning: 'record bytes this process holds at most, over every consumer: accepted and not yet committed, dead-lettered or parked, and parked copies waiting. A consumer that finds it spent pauses its partitions until a commit gives room; catch-up batches grow only while under half of it is in use. At least one batch of `DEV_STATS_CATCHUP_MAX_BYTES`' },
       { env: 'DEV_STATS_PARKING_MAX_ATTEMPTS', meaning: 'late-dimension attempts before `dimension-gap`, declared only once the dimension consumer is proven past the record (docs/ingest-rules.md)' },
       { env: 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', meaning: 'delay before the first parking attempt (doubling)' },
       { env: 'DEV_STATS_PARKING_BACKOFF_MAX_MS', meaning: 'longest delay between parking attempts' },

@@ -24,7 +24,7 @@ const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
   migrate: () => migrate(a.session),
   pendingMigrations: () => pendingMigrations(a.session),
   servingIncomplete: () => servingIncomplete(a.session),
-  close: () => a.session.close(),
+  close: async () => void (await Promise.all([a.session.close(), a.readSession === a.session ? undefined : a.readSession.close()])),
 })
 
 export interface StoreAdapters {
@@ -55,7 +55,7 @@ export interface StoreAdapters {
 export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
   switch (config.store) {
     case 'clickhouse':
-      return withProbe(serverAdapters(config.clickhouse, config.readQueries.timeoutSeconds))
+      return withProbe(serverAdapters(config.clickhouse, config.readQueries.timeoutSeconds, config.readQueries.maxConcurrent))
     case 'embedded':
       return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, config.readQueries.timeoutSeconds))
     case 'memory': {

@@ -15,6 +15,7 @@ export const TOKENS = {
   DimensionProgress: Symbol.for('dev-stats.DimensionProgress'),
   Backlogs: Symbol.for('dev-stats.Backlogs'),
   PartsPressure: Symbol.for('dev-stats.PartsPressure'),
+  MemoryBudget: Symbol.for('dev-stats.MemoryBudget'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),
   Handlers: Symbol.for('dev-stats.Handlers'),

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import type { SourceBacklog } from '../../src/application/engine/backlog.js'
+import type { MemoryBudget } from '../../src/application/engine/memory-budget.js'
 import { ConsumerEngine } from '../../src/application/engine/consumer-engine.js'
 import type { DimensionProgress } from '../../src/application/engine/dimension-progress.js'
 import { defaultTopics, type EngineConfig } from '../../src/application/engine/engine-config.js'
@@ -57,6 +58,8 @@ export class Harness {
   readonly backlogs = new Map<string, SourceBacklog>()
   /** The store's parts pressure seen by engines; unset, never high. */
   pressure: { high: boolean } | undefined
+  /** The memory budget every engine shares; unset, unlimited. */
+  budget: MemoryBudget | undefined
 
   constructor(
     readonly handlers: readonly EventHandler[],
@@ -78,6 +81,7 @@ export class Harness {
         dimensionProgress: this.dimensionProgress,
         ...(this.backlogs.has(handler.name) ? { backlog: this.backlogs.get(handler.name) } : {}),
         ...(this.pressure ? { pressure: this.pressure } : {}),
+        ...(this.budget ? { budget: this.budget } : {}),
         clock: this.clock,
         logger: this.logger,
         metrics: this.metrics,

@@ -28,6 +28,11 @@ export class NpmStart {
     this.exited = new Promise((r) => this.child.once('close', (code, signal) => r({ code, signal })))
   }
 
+  /** The process group (npm's pid): the service is the node process in it running `service.mjs`. */
+  get group(): number {
+    return this.child.pid as number
+  }
+
   /** The first JSON log line whose msg matches, parsed. */
   logLine(msg: RegExp): Record<string, unknown> | undefined {
     for (const line of this.output.split('\n')) {

@@ -18,7 +18,10 @@ import { embeddedSession, type EmbeddedSettings } from './embedded-session.facto
 import { serverSession, type ServerSettings } from './server-session.factory.js'
 
 export interface ClickHouseAdapters {
+  /** The ingest's connections: inserts, lookups, probes, migrations. */
   readonly session: ClickHouseSession
+  /** The read model's and the read cache's connections: the ingest's own (the embedded store) or a client of their own (a server). */
+  readonly readSession: ClickHouseSession
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
@@ -28,18 +31,31 @@ export interface ClickHouseAdapters {
   readonly pressure: StorePressure
 }
 
-const over = (session: ClickHouseSession, readTimeoutSeconds = 0): ClickHouseAdapters => ({
+const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session): ClickHouseAdapters => ({
   session,
+  readSession,
   factStore: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)),
   dimensionReader: new ClickHouseDimensionReader(session),
-  readModel: new ClickHouseReadModel(session, 'serving', readTimeoutSeconds),
+  readModel: new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds),
   stageProgress: new ClickHouseStageProgressReader(session),
   pressure: new ClickHouseStorePressure(session),
-  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(session, readTimeoutSeconds) }),
+  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, readTimeoutSeconds) }),
 })
 
-/** A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process. */
-export const serverAdapters = (settings: ServerSettings, readTimeoutSeconds = 0): ClickHouseAdapters => over(serverSession(settings), readTimeoutSeconds)
+/**
+ * Probe reads of the read cache (data versions) that may be out beside the reads: one of all
+ * developers' parts, one of the asked developers' counts (freshReads, freshBatchedReads).
+ */
+const VERSION_PROBES = 2
+
+/**
+ * A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process.
+ * Reads get a client of their own, with a socket for each read allowed at once
+ * (`readConcurrency`) and each version probe: a read never waits for a socket behind the
+ * ingest's inserts, so its time limit runs from when it is sent.
+ */
+export const serverAdapters = (settings: ServerSettings, readTimeoutSeconds = 0, readConcurrency = 4): ClickHouseAdapters =>
+  over(serverSession(settings), readTimeoutSeconds, serverSession(settings, {}, readConcurrency + VERSION_PROBES))
 
 /**
  * The embedded store belongs to this process alone, so it migrates itself on first use (the

@@ -20,8 +20,9 @@ export const DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS = 30_000
 /**
  * A ClickHouse server over HTTP or HTTPS. No default database on the client: tables are always named
  * `<database>.<table>`, so the same client works before the migrations created the database.
+ * `maxOpenConnections`: the client's socket pool (its default, 10, when absent).
  */
-export const serverSession = (settings: ServerSettings, options: Omit<SessionOptions, 'database'> = {}): ClickHouseSession =>
+export const serverSession = (settings: ServerSettings, options: Omit<SessionOptions, 'database'> = {}, maxOpenConnections?: number): ClickHouseSession =>
   new ClickHouseSession(
     async () => {
       if (settings.url.toLowerCase().startsWith('https:')) await probeTls(settings.url, settings.ca)
@@ -31,6 +32,7 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         password: settings.password,
         ...(settings.ca ? { tls: { ca_cert: Buffer.from(settings.ca) } } : {}),
         request_timeout: settings.requestTimeoutMs ?? DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS,
+        ...(maxOpenConnections ? { max_open_connections: maxOpenConnections } : {}),
         // Failures become StoreErrors and are logged by the engine; the client's own logging is noise.
         log: { level: ClickHouseLogLevel.OFF },
       })

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client'
 import type { IngestMetrics } from '../../application/ports/metrics.port.js'
-import type { FactTable } from '../../domain/fact-row.js'
+import { FACT_TABLES, type FactTable } from '../../domain/fact-row.js'
 import { ConsumerHistogram } from './consumer-histogram.js'
 
 const LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]
@@ -8,7 +8,9 @@ const SIZE_BUCKETS = [1, 10, 50, 100, 250, 500, 1000]
 
 /**
  * Spec §9 metrics on prom-client. Rows ingested are one family per table
- * (`dev_stats_session_facts_ingested_total`, `dev_stats_funnel_daily_ingested_total`, …).
+ * (`dev_stats_session_facts_ingested_total`, `dev_stats_funnel_daily_ingested_total`, …). Every
+ * family is registered at construction and `seed` puts each consumer's counters at 0: a series
+ * that appears only at its first event breaks `rate()` and absent-series alerts.
  */
 export class PromMetrics implements IngestMetrics {
   private readonly ingested = new Map<FactTable, Counter<'consumer'>>()
@@ -25,6 +27,7 @@ export class PromMetrics implements IngestMetrics {
   private readonly unprovenGaps: Counter<'consumer'>
   private readonly mismatches: Counter<'consumer'>
   private readonly partsRefusals: Counter<'consumer'>
+  private readonly budgetPauses: Counter<'consumer'>
 
   constructor(readonly registry: Registry = new Registry()) {
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -45,15 +48,21 @@ export class PromMetrics implements IngestMetrics {
     this.unprovenGaps = counter('dev_stats_dimension_gap_unproven_total', "Dimension gaps dead-lettered after the maximum wait, the dimension consumers' progress unknown or behind", ['consumer'])
     this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
     this.partsRefusals = counter('dev_stats_store_too_many_parts_total', 'Inserts the store refused for too many active parts (ClickHouse code 252), retried', ['consumer'])
+    this.budgetPauses = counter('dev_stats_memory_budget_pauses_total', "Times the consumer paused its partitions because the process's memory budget was spent", ['consumer'])
+    for (const table of FACT_TABLES) this.ingested.set(table, counter(`dev_stats_${table}_ingested_total`, `Rows inserted into ${table}`, ['consumer']))
+  }
+
+  /** Each consumer's counters at 0 (the per-table ones for the tables it writes, when known). */
+  seed(consumers: readonly { readonly name: string; readonly tables?: readonly FactTable[] }[]): void {
+    const perConsumer = [this.retries, this.parkedTotal, this.recovered, this.gaps, this.unprovenGaps, this.mismatches, this.partsRefusals, this.budgetPauses]
+    for (const { name, tables = [] } of consumers) {
+      for (const c of perConsumer) c.inc({ consumer: name }, 0)
+      for (const t of tables) this.ingested.get(t)?.inc({ consumer: name }, 0)
+    }
   }
 
   rowsIngested(consumer: string, table: FactTable, count: number): void {
-    let c = this.ingested.get(table)
-    if (!c) {
-      c = new Counter({ name: `dev_stats_${table}_ingested_total`, help: `Rows inserted into ${table}`, labelNames: ['consumer'], registers: [this.registry] })
-      this.ingested.set(table, c)
-    }
-    c.inc({ consumer }, count)
+    this.ingested.get(table)?.inc({ consumer }, count)
   }
   ingestLag(consumer: string, seconds: number): void {
     this.lag.observe(consumer, seconds)
@@ -93,5 +102,8 @@ export class PromMetrics implements IngestMetrics {
   }
   tooManyParts(consumer: string): void {
     this.partsRefusals.inc({ consumer })
+  }
+  memoryBudgetPaused(consumer: string): void {
+    this.budgetPauses.inc({ consumer })
   }
 }

@@ -8,6 +8,8 @@ export interface OpsView {
   now(): number
   consumers(): readonly ConsumerHealth[]
   lagOf(consumer: string): readonly PartitionLag[]
+  /** The process's memory budget for held records: bytes, and bytes in use. */
+  memory(): { readonly budgetBytes: number; readonly usedBytes: number }
 }
 
 /**
@@ -42,6 +44,8 @@ export const registerOpsGauges = (registry: Registry, view: OpsView): void => {
     const now = view.now()
     for (const c of view.consumers()) g.set({ consumer: c.name }, c.retryingSince === undefined ? 0 : Math.max(0, (now - c.retryingSince) / 1000))
   })
+  gauge('dev_stats_memory_budget_bytes', 'Bytes of records this process may hold (DEV_STATS_MEMORY_BUDGET_MB)', [], (g) => g.set(view.memory().budgetBytes))
+  gauge('dev_stats_memory_used_bytes', 'Bytes of records held now: accepted and not yet committed, parked copies waiting', [], (g) => g.set(view.memory().usedBytes))
   gauge('dev_stats_consumer_joined', '1 while the consumer is a member of its group', ['consumer'], (g) => {
     for (const c of view.consumers()) g.set({ consumer: c.name }, c.joinedAt === undefined ? 0 : 1)
   })

@@ -1,6 +1,7 @@
 import { ACTION_TRACKED_GROUP, ACTION_TRACKED_TOPIC, actionTrackedHandler } from '../handlers/action-tracked.handler.js'
 import { DIM_TABLE, UPPER_LEVELS, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { dimensionGroupOf, dimensionTopicOf, dimensionUpsertedHandler } from '../handlers/dimension-upserted.handler.js'
+import type { FactTable } from '../../domain/fact-row.js'
 import type { EventHandler } from '../handlers/event-handler.js'
 import type { HandlerSettings } from '../handlers/handler-settings.js'
 import { funnelStageHandler } from '../handlers/funnel-stage.handler.js'
@@ -32,6 +33,8 @@ export interface ConsumerSpec {
   readonly partitions: number
   /** What a record becomes, for the topic table (docs/operations.md). */
   readonly effect: string
+  /** The tables its rows go to (its metrics' series exist from start-up). */
+  readonly tables: readonly FactTable[]
   /** Runs only when this flag is on; absent = always. */
   readonly enabledWhen?: keyof ConsumerFlags
   readonly handler: (topic: string, groupId: string, settings?: HandlerSettings) => EventHandler
@@ -46,6 +49,7 @@ const funnelStage = (
   groupId: `dev-stats-funnel-${name}`,
   partitions: 3,
   effect: `funnel stage ${stage} in \`funnel_daily\``,
+  tables: ['funnel_daily'],
   handler: (t, groupId) => funnelStageHandler({ name: `funnel-${name}`, stage, keyField, topic: t, groupId }),
 })
 
@@ -57,6 +61,7 @@ const dimension = (level: UpperLevel): ConsumerSpec => ({
   groupId: dimensionGroupOf(level),
   partitions: 3,
   effect: `a version in \`${DIM_TABLE[level]}\``,
+  tables: [DIM_TABLE[level]],
   handler: dimensionUpsertedHandler(level),
 })
 
@@ -65,20 +70,21 @@ export const CONSUMERS: readonly ConsumerSpec[] = [
   ...UPPER_LEVELS.map(dimension),
   {
     name: 'dim-property-object', key: 'PROPERTY_OBJECT_UPSERTED', topic: PROPERTY_OBJECT_UPSERTED_TOPIC,
-    groupId: PROPERTY_OBJECT_UPSERTED_GROUP, partitions: 3, effect: 'a version in `dim_property_object`',
+    groupId: PROPERTY_OBJECT_UPSERTED_GROUP, partitions: 3, effect: 'a version in `dim_property_object`', tables: ['dim_property_object'],
     handler: propertyObjectUpsertedHandler,
   },
   {
     name: 'session-ended', key: 'SESSION_ENDED', topic: SESSION_ENDED_TOPIC, groupId: SESSION_ENDED_GROUP,
-    partitions: 6, effect: 'a row in `session_facts`', handler: sessionEndedHandler,
+    partitions: 6, effect: 'a row in `session_facts`', tables: ['session_facts'], handler: sessionEndedHandler,
   },
   {
     name: 'property-object-view-ended', key: 'VIEW_ENDED', topic: VIEW_ENDED_TOPIC, groupId: VIEW_ENDED_GROUP,
-    partitions: 3, effect: 'a closed row in `property_object_view_facts`', handler: viewEndedHandler,
+    partitions: 3, effect: 'a closed row in `property_object_view_facts`', tables: ['property_object_view_facts'], handler: viewEndedHandler,
   },
   {
     name: 'action-tracked', key: 'ACTION_TRACKED', topic: ACTION_TRACKED_TOPIC, groupId: ACTION_TRACKED_GROUP, partitions: 3,
     effect: 'ActionType = ViewPropertyObject: an open row in `property_object_view_facts` + funnel stage Views',
+    tables: ['property_object_view_facts', 'funnel_daily'],
     handler: actionTrackedHandler,
   },
   funnelStage('FAVORITES', 'favorites', 'Favorites', 'pin.favorites.favorite-added.v1', 'FavoriteId'),
@@ -89,6 +95,6 @@ export const CONSUMERS: readonly ConsumerSpec[] = [
   funnelStage('CRM_DEAL_COMPLETED', 'crm-deal-completed', 'DealsCompleted', 'pin.crm.deal-completed.v1', 'DealId'),
   {
     name: 'funnel-lead-created', key: 'LEAD_CREATED', topic: LEAD_CREATED_TOPIC, groupId: LEAD_CREATED_GROUP, partitions: 3,
-    effect: 'funnel stage Leads', enabledWhen: 'funnelEnabled', handler: leadCreatedHandler,
+    effect: 'funnel stage Leads', tables: ['funnel_daily'], enabledWhen: 'funnelEnabled', handler: leadCreatedHandler,
   },
 ]

@@ -6,6 +6,7 @@ import { CATCH_UP_AFTER_BATCHES, DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_
 import type { EngineDeps } from './engine-deps.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
+import { recordBytes, unlimitedBudget, type MemoryBudget } from './memory-budget.js'
 import { OffsetTracker } from './offset-tracker.js'
 import { OrderedFlushes } from './ordered-flushes.js'
 import { ParkingLot } from './parking-lot.js'
@@ -55,31 +56,38 @@ export class ConsumerEngine {
   /** abort(): batches still inserting must not commit, as in a killed process. */
   private aborted = false
   private batch = new PendingBatch()
+  private readonly budget: MemoryBudget
+  /** Why the consumer is paused now: it fetches again once no reason is left. */
+  private readonly pausedFor = new Set<'store' | 'budget'>()
   /** Records per batch now: maxBatchRows, more while catching up (resize). */
   private batchRows: number
   private lane: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private tickQueued = false
+  private halted = false
+  /** Commits out now, woken at stop() or abort(): from then on they get the bounded wait of STOP_COMMIT_WAIT_MS. */
+  private readonly commitsOut = new Set<() => void>()
 
   constructor(private readonly deps: EngineDeps) {
     const { consumer, clock, metrics, logger, handler, config, topics } = deps
     const telemetry = (this.telemetry = new EngineTelemetry(this.stats, metrics, logger, handler.name))
+    this.budget = deps.budget ?? unlimitedBudget()
     this.flushes = new OrderedFlushes(config.flushesInFlight ?? DEFAULT_FLUSHES_IN_FLIGHT)
     this.retry = new StopAwareRetry(config.sinkBackoff, {
       failed: (what, e, attempt, retryInMs) => {
-        if (attempt === 1 && retryInMs !== undefined && this.failing++ === 0) consumer.pause()
+        if (attempt === 1 && retryInMs !== undefined && this.failing++ === 0) this.pause('store')
         telemetry.sinkFailed(what, e, attempt, retryInMs, clock.now())
       },
       settled: () => {
         this.failing = Math.max(0, this.failing - 1)
-        if (this.failing === 0) consumer.resume()
+        if (this.failing === 0) this.resume('store')
         telemetry.sinkSettled()
       },
     })
     this.parking = new ParkingLot(config.parking.maxInMemory ?? DEFAULT_PARKING_MAX_IN_MEMORY, {
       close: (waiting) => (consumer.pauseTopic(topics.retry), telemetry.parkingGate(true, waiting)),
       open: (waiting) => (consumer.resumeTopic(topics.retry), telemetry.parkingGate(false, waiting)),
-    })
+    }, this.budget)
     this.router = new RecordRouter(deps, telemetry, this.retry, this.parking)
     this.writer = new BatchWriter(deps, telemetry, this.retry, this.router)
     this.batchRows = config.maxBatchRows
@@ -107,6 +115,8 @@ export class ConsumerEngine {
       onBatch: (records) => this.serial(() => this.accept(records)),
       onRevoked: (partitions) => this.serial(() => this.revoke(partitions)),
     })
+    // a stop() while joining: no timer may outlive it
+    if (this.halted) return
     this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4)))
   }
 
@@ -142,6 +152,8 @@ export class ConsumerEngine {
   }
 
   private halt(): void {
+    this.halted = true
+    for (const wake of this.commitsOut) wake()
     clearInterval(this.timer)
     this.retry.stop()
     this.telemetry.sinkSettled()
@@ -172,20 +184,54 @@ export class ConsumerEngine {
     this.telemetry.consumed(records)
     this.tracker.received(records)
     const { backlog, topics, config } = this.deps
-    if (backlog) backlog.taken(records.reduce((n, r) => (r.topic === topics.source ? n + 1 : n), 0))
+    backlog?.taken(records)
     const maxBytes = config.catchUp?.maxBytes ?? Number.POSITIVE_INFINITY
     for (let i = 0; i < records.length; ) {
       const end = sliceEnd(records, i, this.batchRows - this.batch.size, maxBytes - this.batch.bytes)
       const slice = records.slice(i, end)
       i = end
+      this.budgeted(slice)
       await this.router.route(slice, this.batch, this.deps.clock.now())
       if (this.batch.size >= this.batchRows || this.batch.bytes >= maxBytes) await this.flush()
     }
+    if (this.budget.full && !this.pausedFor.has('budget')) await this.waitForBudget()
+  }
+
+  /** The slice's records taken from the budget, on the open batch's account. */
+  private budgeted(records: readonly BrokerRecord[]): void {
+    let bytes = 0
+    for (const r of records) bytes += recordBytes(r)
+    this.budget.take(bytes)
+    this.batch.budgeted += bytes
+  }
+
+  /**
+   * The budget is spent: this consumer stops fetching and seals its open batch, whose commit gives
+   * its share back; it fetches again once any consumer's commit made room.
+   */
+  private async waitForBudget(): Promise<void> {
+    this.pause('budget')
+    this.budget.pauses++
+    this.telemetry.budgetPaused(this.budget.used, this.budget.capacityBytes)
+    this.budget.whenRoom(() => this.resume('budget'))
+    await this.flush()
+  }
+
+  private pause(reason: 'store' | 'budget'): void {
+    if (this.pausedFor.size === 0) this.deps.consumer.pause()
+    this.pausedFor.add(reason)
+  }
+
+  private resume(reason: 'store' | 'budget'): void {
+    if (!this.pausedFor.delete(reason)) return
+    if (this.pausedFor.size === 0) this.deps.consumer.resume()
   }
 
   private async releaseDue(): Promise<void> {
     const due = this.parking.takeDue(this.deps.clock.now())
-    if (due.length > 0) await this.router.route(due, this.batch, this.deps.clock.now())
+    if (due.length === 0) return
+    this.budgeted(due)
+    await this.router.route(due, this.batch, this.deps.clock.now())
   }
 
   /** Seals the pending batch and starts writing it; the lane goes on while up to flushesInFlight batches write. */
@@ -194,15 +240,21 @@ export class ConsumerEngine {
     this.batch = new PendingBatch()
     batch.insertRows = this.batchRows
     this.resize()
-    if (batch.size === 0) return
-    await this.flushes.add(this.writer.write(batch), () => this.commitAfter(batch), (e) => this.abandoned(e))
+    const giveBack = () => this.budget.give(batch.budgeted)
+    if (batch.size === 0) return giveBack()
+    await this.flushes.add(
+      this.writer.write(batch),
+      () => this.commitAfter(batch).finally(giveBack),
+      (e) => (giveBack(), this.abandoned(e)),
+    )
   }
 
   /** The next batch's size: doubled while far behind or the store's parts pile up (up to catchUp.maxRows), else the default. */
   private resize(): void {
     const { config, backlog, pressure } = this.deps
     const behind = backlog?.behind ?? 0
-    const rows = config.catchUp && (behind > config.maxBatchRows * CATCH_UP_AFTER_BATCHES || pressure?.high === true)
+    // growth only within the memory budget: past half of it in use, batches are the default again
+    const rows = config.catchUp && this.budget.roomToGrow && (behind > config.maxBatchRows * CATCH_UP_AFTER_BATCHES || pressure?.high === true)
       ? Math.min(Math.max(config.catchUp.maxRows, config.maxBatchRows), this.batchRows * 2)
       : config.maxBatchRows
     if (rows !== this.batchRows) this.telemetry.batchResized(this.batchRows, rows, behind)
@@ -226,7 +278,13 @@ export class ConsumerEngine {
     try {
       const commit = consumer.commit(commits)
       const waitMs = this.deps.stopCommitWaitMs ?? STOP_COMMIT_WAIT_MS
-      await (this.retry.stopped ? settleWithin(commit, waitMs, () => { throw new Error(`offset commit not answered within ${waitMs} ms while stopping`) }) : commit)
+      // bounded from the stop on, also when it was asked for before (a SIGTERM during a commit)
+      let wake = () => undefined as void
+      const halted = new Promise<void>((resolve) => (wake = resolve))
+      if (this.halted) wake()
+      else this.commitsOut.add(wake)
+      const stopWait = halted.then(() => settleWithin(commit, waitMs, () => { throw new Error(`offset commit not answered within ${waitMs} ms while stopping`) }))
+      await Promise.race([commit, stopWait]).finally(() => this.commitsOut.delete(wake))
       this.tracker.markCommitted(commits)
       this.telemetry.committed(clock.now())
     } catch (e) {
@@ -246,5 +304,6 @@ export class ConsumerEngine {
     else await this.flushAll()
     this.tracker.revoke(partitions)
     this.parking.revoke(partitions)
+    this.deps.backlog?.revoked(partitions)
   }
 }

@@ -11,6 +11,7 @@ import type { EngineConfig, EngineTopics } from './engine-config.js'
 
 /** Everything one consumer engine works with: its handler, its topics and the ports. */
 import type { SourceBacklog } from './backlog.js'
+import type { MemoryBudget } from './memory-budget.js'
 
 export interface EngineDeps {
   readonly handler: EventHandler
@@ -25,6 +26,8 @@ export interface EngineDeps {
   readonly backlog?: SourceBacklog
   /** The store's parts pressure; while high, batches grow as when behind. */
   readonly pressure?: { readonly high: boolean }
+  /** The process's memory budget for the records held, shared by every consumer; absent: unlimited. */
+  readonly budget?: MemoryBudget
   readonly clock: Clock
   readonly logger: Logger
   readonly metrics: IngestMetrics

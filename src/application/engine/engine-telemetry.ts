@@ -153,6 +153,12 @@ export class EngineTelemetry {
     this.stats.batchRows = to
   }
 
+  /** Logged at debug: under a catch-up the budget fills and empties many times a minute; the counter shows it. */
+  budgetPaused(usedBytes: number, budgetBytes: number): void {
+    this.metrics.memoryBudgetPaused?.(this.consumer)
+    this.logger.debug({ consumer: this.consumer, usedBytes, budgetBytes }, 'memory budget spent: partitions paused until a commit gives room')
+  }
+
   sinkFailed(what: string, e: unknown, attempt: number, retryInMs: number | undefined, now: Instant): void {
     const failure = { what, message: e instanceof Error ? e.message : String(e), retriable: retriable(e) }
     this.stats.lastFailure = failure

@@ -1,5 +1,6 @@
 import type { Instant } from '../../domain/instant.js'
 import type { BrokerRecord, TopicPartition } from '../ports/broker.port.js'
+import { recordBytes, unlimitedBudget, type MemoryBudget } from './memory-budget.js'
 
 /** What the lot does when it fills up and when it has room again (pause/resume the retry topic). */
 export interface ParkingGate {
@@ -32,6 +33,8 @@ export class ParkingLot {
   constructor(
     private readonly capacity: number,
     private readonly gate: ParkingGate,
+    /** Parked copies count against the process's memory budget while they wait. */
+    private readonly budget: MemoryBudget = unlimitedBudget(),
   ) {}
 
   get size(): number {
@@ -40,6 +43,7 @@ export class ParkingLot {
 
   hold(record: BrokerRecord, dueAt: Instant): void {
     this.waiting.push({ record: detached(record), dueAt })
+    this.budget.take(recordBytes(record))
     if (!this.closed && this.waiting.length >= this.capacity) {
       this.closed = true
       this.gate.close(this.waiting.length)
@@ -50,6 +54,7 @@ export class ParkingLot {
   takeDue(now: Instant): BrokerRecord[] {
     const due = this.waiting.filter((w) => w.dueAt <= now).map((w) => w.record)
     if (due.length > 0) this.waiting = this.waiting.filter((w) => w.dueAt > now)
+    this.budget.give(due.reduce((n, r) => n + recordBytes(r), 0))
     this.reopen()
     return due
   }
@@ -57,7 +62,9 @@ export class ParkingLot {
   /** Forgets the records of revoked partitions: their new owner reads them again. */
   revoke(partitions: readonly TopicPartition[]): void {
     const revoked = (r: BrokerRecord) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition)
-    this.waiting = this.waiting.filter((w) => !revoked(w.record))
+    const kept = this.waiting.filter((w) => !revoked(w.record))
+    this.budget.give(this.waiting.filter((w) => revoked(w.record)).reduce((n, w) => n + recordBytes(w.record), 0))
+    this.waiting = kept
     this.reopen()
   }
 

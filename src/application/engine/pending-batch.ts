@@ -23,6 +23,8 @@ export class PendingBatch {
   openedAt: number | undefined
   /** Bytes of the taken records' values. */
   bytes = 0
+  /** Bytes this batch took from the memory budget: given back once it is committed (or abandoned). */
+  budgeted = 0
   /** Rows per insert, set when the batch is sealed (a catching-up batch is inserted whole). */
   insertRows: number | undefined
 

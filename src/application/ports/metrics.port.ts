@@ -19,4 +19,6 @@ export interface IngestMetrics {
   contractVersionMismatch(consumer: string): void
   /** An insert the store refused for too many parts (ClickHouse code 252), retried (optional for a host's own metrics). */
   tooManyParts?(consumer: string): void
+  /** The consumer paused its partitions: the process's memory budget was spent (optional for a host's own metrics). */
+  memoryBudgetPaused?(consumer: string): void
 }

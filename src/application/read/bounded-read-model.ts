@@ -1,4 +1,4 @@
-import { ReadsOverloaded, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
+import { ReadsOverloaded, ReadTimedOut, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 
@@ -7,6 +7,17 @@ export interface ReadBounds {
   readonly maxConcurrent: number
   /** Reads waiting for a turn; one more is refused with ReadsOverloaded. */
   readonly maxQueued: number
+  /**
+   * A read still waiting for its turn after this long is dropped (ReadTimedOut), never run: its
+   * caller has been answered 503 by then (the read API's deadline is the reads' time limit plus a
+   * grace), and running it would only take the store from reads that can still be answered.
+   * Absent or 0: it waits as long as it takes.
+   */
+  readonly maxWaitMs?: number
+}
+
+interface Waiting {
+  readonly turn: () => void
 }
 
 /**
@@ -17,7 +28,7 @@ export interface ReadBounds {
  */
 export class BoundedReadModel implements ReadModel {
   private running = 0
-  private readonly waiting: (() => void)[] = []
+  private readonly waiting: Waiting[] = []
 
   constructor(
     private readonly inner: ReadModel,
@@ -43,7 +54,7 @@ export class BoundedReadModel implements ReadModel {
   private async inTurn<T>(read: () => Promise<T>): Promise<T> {
     if (this.running >= this.bounds.maxConcurrent) {
       if (this.waiting.length >= this.bounds.maxQueued) throw new ReadsOverloaded(this.running, this.waiting.length)
-      await new Promise<void>((turn) => this.waiting.push(turn))
+      await this.turn()
     } else {
       this.running += 1
     }
@@ -52,8 +63,24 @@ export class BoundedReadModel implements ReadModel {
     } finally {
       // the turn passes straight to the next waiting read, or the slot is freed
       const next = this.waiting.shift()
-      if (next) next()
+      if (next) next.turn()
       else this.running -= 1
     }
+  }
+
+  /** Waits for a running read to pass its turn on; past maxWaitMs the read leaves the queue. */
+  private turn(): Promise<void> {
+    const maxWaitMs = this.bounds.maxWaitMs ?? 0
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const waiting: Waiting = { turn: () => (clearTimeout(timer), resolve()) }
+      this.waiting.push(waiting)
+      if (maxWaitMs > 0) {
+        timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiting), 1)
+          reject(new ReadTimedOut(Math.ceil(maxWaitMs / 1000)))
+        }, maxWaitMs)
+      }
+    })
   }
 }

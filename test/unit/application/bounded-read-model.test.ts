@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
-import { ReadsOverloaded, type ReadModel, type SessionTotals } from '../../../src/application/ports/read-model.port.js'
+import { ReadsOverloaded, ReadTimedOut, type ReadModel, type SessionTotals } from '../../../src/application/ports/read-model.port.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import type { Instant } from '../../../src/domain/instant.js'
 
@@ -73,5 +73,29 @@ describe('BoundedReadModel', () => {
     await expect(bounded.sessionTotals(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
     s.pending.shift()?.resolve()
     await first
+  })
+})
+
+// Issue 46.2: a read whose caller was answered 503 at the route's deadline ran later from the
+// queue anyway (up to 64 × 10 s of store work for callers told to retry). Past maxWaitMs in the
+// queue it is dropped, never reaches the store, and frees its place in the queue.
+describe('BoundedReadModel with a wait limit', () => {
+  it('drops a read still queued after maxWaitMs without running it, and the queue goes on', async () => {
+    const s = heldStore()
+    let reached = 0
+    const counted: ReadModel = { ...s.store, sessionTotals: (d, p) => (reached++, s.store.sessionTotals(d, p)) }
+    const bounded = new BoundedReadModel(counted, { maxConcurrent: 1, maxQueued: 1, maxWaitMs: 50 })
+    const running = bounded.sessionTotals(DEV, PERIOD)
+    const late = bounded.sessionTotals(DEV, PERIOD)
+    await expect(late).rejects.toBeInstanceOf(ReadTimedOut)
+    // its place in the queue is free again
+    const next = bounded.sessionTotals(DEV, PERIOD)
+    s.pending.shift()?.resolve()
+    await running
+    await tick()
+    expect(reached).toBe(2)
+    s.pending.shift()?.resolve()
+    expect(await next).toEqual(TOTALS)
+    expect(reached).toBe(2)
   })
 })

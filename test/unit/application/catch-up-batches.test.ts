@@ -21,6 +21,9 @@ const harness = (catchUp?: { maxRows: number; maxBytes: number }) => {
   return inserts
 }
 const lagOf = (backlog: SourceBacklog, lag: number) => backlog.read([{ topic: sessions.topic, partition: 0, end: lag, committed: 0, lag }])
+/** The lag a read would find before anything was consumed: every published record, on its partition. */
+const lagOfPublished = async (backlog: SourceBacklog) =>
+  backlog.read((await h.broker.partitionOffsets(sessions.topic)).map((p) => ({ topic: sessions.topic, partition: p.partition, end: Number(p.high), committed: 0, lag: Number(p.high) })))
 const records = (n: number) => Array.from({ length: n }, () => binaryRecord(sessions.topic, sessionEndedPayload()))
 const stored = () => new Set(h.tables.of('session_facts').map((r) => r.fact.row.factId)).size
 
@@ -30,7 +33,7 @@ describe('batches that follow the backlog (in-memory adapters)', () => {
     const backlog = new SourceBacklog(sessions.topic)
     h.backlogs.set(sessions.name, backlog)
     h.publish(...records(6000))
-    lagOf(backlog, 6000)
+    await lagOfPublished(backlog)
     await h.start()
     await waitUntil(() => stored() === 6000, 20_000, 'all 6,000 stored')
     expect(Math.max(...inserts)).toBe(800)
@@ -70,11 +73,52 @@ describe('batches that follow the backlog (in-memory adapters)', () => {
     const all = records(3000)
     const perRecord = (all[0]?.value as Uint8Array).length
     h.publish(...all)
-    lagOf(backlog, 3000)
+    await lagOfPublished(backlog)
     await h.start()
     await waitUntil(() => stored() === 3000, 20_000, 'all stored')
     expect(Math.max(...inserts)).toBeLessThanOrEqual(Math.ceil(30_000 / perRecord))
     expect(Math.max(...inserts)).toBeGreaterThan(100)
+  })
+})
+
+// Issue 46.3: the lag read is the group's, over every member's partitions. An instance that owns
+// only partition 0 and is caught up there does not grow its batches for partition 1's backlog,
+// which another instance owns; it counts a partition's backlog from its first record until the
+// partition is revoked.
+describe('the backlog of this instance\'s own partitions', () => {
+  const lags = (p0: number, p1: number) => [
+    { topic: sessions.topic, partition: 0, end: p0, committed: 0, lag: p0 },
+    { topic: sessions.topic, partition: 1, end: p1, committed: 0, lag: p1 },
+  ]
+  const on = (partition: number, n: number) => records(n).map((r, i) => ({ ...r, partition, offset: String(i) }))
+
+  it('counts only the partitions it took records from, and forgets a revoked one', () => {
+    const backlog = new SourceBacklog(sessions.topic)
+    backlog.read(lags(100, 50_000))
+    expect(backlog.behind).toBe(0)
+    backlog.taken(on(0, 40))
+    expect(backlog.behind).toBe(60)
+    backlog.taken(on(1, 1))
+    expect(backlog.behind).toBe(60 + 49_999)
+    backlog.revoked([{ topic: sessions.topic, partition: 1 }])
+    expect(backlog.behind).toBe(60)
+    backlog.read(lags(0, 80_000))
+    expect(backlog.behind).toBe(0)
+  })
+
+  it('keeps default batches while another member of the group is far behind', async () => {
+    const inserts = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 })
+    const backlog = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, backlog)
+    h.publish(...records(700).map((r) => ({ ...r, key: new TextEncoder().encode('one-partition') })))
+    const [ours] = (await h.broker.partitionOffsets(sessions.topic)).filter((p) => p.high !== '0').map((p) => p.partition)
+    backlog.read([
+      { topic: sessions.topic, partition: ours!, end: 700, committed: 0, lag: 700 },
+      { topic: sessions.topic, partition: (ours! + 1) % 3, end: 500_000, committed: 0, lag: 500_000 },
+    ])
+    await h.start()
+    await waitUntil(() => stored() === 700, 20_000, 'all stored')
+    expect(Math.max(...inserts)).toBeLessThanOrEqual(100)
   })
 })
 

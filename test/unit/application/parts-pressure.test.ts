@@ -28,3 +28,31 @@ describe('PartsPressure', () => {
     expect(warnings).toEqual(['parts pressure: inserting fewer, larger batches', 'active parts not read', 'parts pressure gone'])
   })
 })
+
+// Issue 46.3: a slow store must not collect parts reads, one per tick, on the connections the
+// inserts and reads need; nor may one unanswered read stop the figure from being reported as stale.
+describe('PartsPressure on a store that does not answer', () => {
+  it('has one read out at a time, ends waiting for it after its time limit, and reads again once it is answered', async () => {
+    const answers: ((peak: number) => void)[] = []
+    const warnings: string[] = []
+    const logger: Logger = { ...silentLogger, warn: (_f, message) => void warnings.push(message) }
+    const pressure = new PartsPressure({ activePartsPeak: () => new Promise<number>((resolve) => answers.push(resolve)) }, logger, 5000, 50)
+    const at = performance.now()
+    const first = pressure.read()
+    void pressure.read()
+    void pressure.read()
+    await first
+    expect(performance.now() - at).toBeLessThan(1000)
+    expect(answers).toHaveLength(1)
+    expect(warnings).toEqual(['active parts not read'])
+    void pressure.read()
+    expect(answers).toHaveLength(1)
+    answers[0]!(PARTS_PRESSURE_PEAK)
+    await new Promise((r) => setTimeout(r, 0))
+    const second = pressure.read()
+    expect(answers).toHaveLength(2)
+    answers[1]!(PARTS_PRESSURE_PEAK)
+    await second
+    expect(pressure.high).toBe(true)
+  })
+})

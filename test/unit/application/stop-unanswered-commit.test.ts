@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.js'
 import { defaultTopics } from '../../../src/application/engine/engine-config.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
@@ -74,3 +74,48 @@ describe('stopping while the broker answers no commit', () => {
     expect(logger.at('warn').map((l) => l.message)).not.toContain('offset commit failed')
   })
 })
+
+// Issue 46.3: a commit asked for before the SIGTERM (the broker went silent mid-run) held the stop
+// until the CLI's 50 s deadline; it gets the same bounded wait from the stop on.
+describe('stopping while a commit asked for before the stop is unanswered', () => {
+  it('stops after the wait, the commit given up', async () => {
+    const consumer = new SilentCommits()
+    const logger = new RecordingLogger()
+    const engine = engineOn(consumer, [], logger)
+    await engine.start()
+    await (consumer.callbacks as ConsumerCallbacks).onBatch(records())
+    void engine.drain()
+    await waitFor(() => consumer.asked.length === 1)
+    const at = performance.now()
+    const stopped = await Promise.race([engine.stop().then(() => true), new Promise((r) => setTimeout(() => r(false), 3000))])
+    expect(stopped).toBe(true)
+    expect(performance.now() - at).toBeLessThan(2000)
+    expect(logger.at('warn').map((l) => l.message)).toContain('offset commit failed')
+  })
+})
+
+// Issue 46.3: a stop() while start() was still joining left the flush timer running in a host.
+describe('a stop() while start() is joining', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('leaves no timer behind', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    let joined = () => undefined as void
+    const consumer = new SilentCommits()
+    consumer.run = async (_topics, callbacks) => {
+      consumer.callbacks = callbacks
+      await new Promise<void>((resolve) => (joined = resolve))
+    }
+    const engine = engineOn(consumer, [], new RecordingLogger())
+    const starting = engine.start()
+    await engine.stop()
+    joined()
+    await starting
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+const waitFor = async (done: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(done()).toBe(true)
+}

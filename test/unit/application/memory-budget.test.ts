@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { SourceBacklog } from '../../../src/application/engine/backlog.js'
+import { MemoryBudget, recordBytes } from '../../../src/application/engine/memory-budget.js'
+import { ParkingLot } from '../../../src/application/engine/parking-lot.js'
+import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
+import type { FactRow } from '../../../src/domain/fact-row.js'
+import type { Instant } from '../../../src/domain/instant.js'
+import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
+
+// Issue 46.1: one budget per process for the records held, shared by every consumer: taken when
+// a record is accepted (and a parked copy held), given back when its batch is committed; a consumer
+// that finds it spent pauses instead of reading on; catch-up growth only within it.
+const sessions = sessionEndedHandler()
+/** A second consumer of the same kind, on a topic and group of its own. */
+const moreSessions = { ...sessionEndedHandler('sessions.more', 'g-more-sessions'), name: 'more-sessions' }
+const padding = 'x'.repeat(4000)
+let h: Harness | undefined
+afterEach(async () => h?.stopAll())
+
+describe('MemoryBudget', () => {
+  it('is full at its capacity, wakes waiters once bytes come back, and never goes below 0', () => {
+    const budget = new MemoryBudget(1000)
+    const woken: string[] = []
+    budget.whenRoom(() => woken.push('at once'))
+    budget.take(1200)
+    expect(budget.full).toBe(true)
+    budget.whenRoom(() => woken.push('later'))
+    budget.give(100)
+    expect(woken).toEqual(['at once'])
+    budget.give(200)
+    expect(woken).toEqual(['at once', 'later'])
+    budget.give(5000)
+    expect(budget.used).toBe(0)
+  })
+
+  it('counts the parked copies a ParkingLot holds until they fall due or their partition is revoked', () => {
+    const budget = new MemoryBudget(1_000_000)
+    const lot = new ParkingLot(100, { close: () => undefined, open: () => undefined }, budget)
+    const r = (partition: number) => ({ ...binaryRecord('g.retry', sessionEndedPayload()), partition, offset: '0' })
+    const [a, b] = [r(0), r(1)]
+    lot.hold(a, 10 as Instant)
+    lot.hold(b, 20 as Instant)
+    expect(budget.used).toBe(recordBytes(a) + recordBytes(b))
+    lot.takeDue(15 as Instant)
+    expect(budget.used).toBe(recordBytes(b))
+    lot.revoke([{ topic: 'g.retry', partition: 1 }])
+    expect(budget.used).toBe(0)
+  })
+})
+
+describe('consumers sharing one budget (in-memory adapters)', () => {
+  const wide = (n: number) => [
+    ...Array.from({ length: n }, () => binaryRecord(sessions.topic, sessionEndedPayload({ Padding: padding }))),
+    ...Array.from({ length: n }, () => binaryRecord(moreSessions.topic, sessionEndedPayload({ Padding: padding }))),
+  ]
+
+  it('hold at most the budget and one fetch each, pause while it is spent, store every record once and give every byte back', async () => {
+    h = new Harness([sessions, moreSessions], { ...FAST_CONFIG, maxBatchRows: 100, flushIntervalMs: 50 })
+    const budget = (h.budget = new MemoryBudget(400_000))
+    let peak = 0
+    h.sink = {
+      append: async (rows: readonly FactRow[], at: number) => {
+        peak = Math.max(peak, budget.used)
+        await new Promise((r) => setTimeout(r, 5))
+        return h!.store.append(rows, at)
+      },
+    }
+    h.publish(...wide(1500))
+    await h.start()
+    const stored = () => new Set(h!.tables.of('session_facts').map((r) => r.fact.row.factId)).size
+    await waitUntil(() => stored() === 3000 && h!.caughtUp(sessions) && h!.caughtUp(moreSessions), 30_000, 'all stored and committed')
+    const fetchBytes = 100 * recordBytes(wide(1)[0]!)
+    expect(peak).toBeGreaterThan(0)
+    expect(peak).toBeLessThanOrEqual(400_000 + 2 * fetchBytes)
+    expect(budget.pauses).toBeGreaterThan(0)
+    expect(await h.metric('dev_stats_memory_budget_pauses_total')).toBe(budget.pauses)
+    await waitUntil(() => budget.used === 0, 5000, 'every byte given back')
+  })
+
+  it('do not grow their batches for a backlog while more than half of the budget is in use', async () => {
+    h = new Harness([sessions], { ...FAST_CONFIG, maxBatchRows: 100, flushIntervalMs: 50, catchUp: { maxRows: 800, maxBytes: 16 * 1024 * 1024 } })
+    const budget = (h.budget = new MemoryBudget(10_000_000))
+    budget.take(6_000_000) // held elsewhere: another consumer's batches
+    const inserts: number[] = []
+    h.sink = { append: async (rows: readonly FactRow[], at: number) => (inserts.push(rows.length), h!.store.append(rows, at)) }
+    const backlog = new SourceBacklog(sessions.topic)
+    h.backlogs.set(sessions.name, backlog)
+    h.publish(...Array.from({ length: 3000 }, () => binaryRecord(sessions.topic, sessionEndedPayload())))
+    backlog.read((await h.broker.partitionOffsets(sessions.topic)).map((p) => ({ topic: sessions.topic, partition: p.partition, end: Number(p.high), committed: 0, lag: Number(p.high) })))
+    await h.start()
+    await waitUntil(() => inserts.reduce((a, b) => a + b, 0) === 3000, 20_000, 'all stored')
+    expect(Math.max(...inserts)).toBeLessThanOrEqual(100)
+  })
+})
