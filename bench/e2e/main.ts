@@ -16,6 +16,7 @@ import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
 import { allTopicsOf, produceAllTopics, shortfall, waitForAll, watchParts } from './all-topics.js'
+import { describeReads, readerEnv, startReader } from './reads-during.js'
 
 const PARTITIONS = 3
 const options = parseOptions(process.argv.slice(2))
@@ -42,7 +43,7 @@ interface Runner {
   readonly label: string
   /** Before the CPU window: the database (migrations, a store history's parts); returns the rows its table holds already. */
   prepare(suffix: string): Promise<number>
-  start(topic: string, suffix: string): Promise<{ table: string; startedAt: number; ready: Promise<number>; stop(): Promise<ProcessUsage | undefined> }>
+  start(topic: string, suffix: string): Promise<{ table: string; startedAt: number; ready: Promise<number>; httpPort?: number; stop(): Promise<ProcessUsage | undefined> }>
 }
 
 /** `<short commit>` of a checkout, `+` when its work tree has changes. */
@@ -82,7 +83,7 @@ const runners = (o: BenchOptions, history: History, first: boolean): Runner[] =>
       const db = `bench_${runId}_${suffix}`
       const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
       const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
-      const run = await startService({ client, db, topic, group: `bench-${runId}-${suffix}`, extraEnv, profileDir, logFile, repo })
+      const run = await startService({ client, db, topic, group: `bench-${runId}-${suffix}`, extraEnv: { ...(o.reads > 0 ? readerEnv() : {}), ...extraEnv }, profileDir, logFile, repo })
       topics.push(...run.createdTopics)
       return run
     },
@@ -143,8 +144,10 @@ const backlog = async (o: BenchOptions, sizes: readonly History[]): Promise<Line
       const before = serverCpu(pids)
       const run = await r.start(topic, suffixOf(r.label, round))
       const ready = await run.ready
+      const reader = o.reads > 0 && run.httpPort !== undefined ? await startReader(run.httpPort, o.reads) : undefined
       const doneAt = await waitForRows(run.table, baseline + o.records)
       const servers = serverCpuSince(before, serverCpu(pids))
+      if (reader) console.log(`  ${r.label}, during the catch-up: ${describeReads(await reader.stop())}`)
       const usage = await run.stop()
       floors.push(floorInChild())
       const verdict = await verify(ch, run.table, o.records, undefined, baseline > 0)

@@ -31,6 +31,8 @@ export interface BenchOptions {
   readonly history: readonly number[]
   /** --all-topics: the backlog on all 16 topics in the soak's traffic shares (service lines only). */
   readonly allTopics: boolean
+  /** --reads RATE: one developer's reads through the read API during each service line's catch-up (0: none). */
+  readonly reads: number
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
@@ -38,7 +40,7 @@ const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
                               [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]
-                              [--history SCALE[,SCALE…]] [--all-topics]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
+                              [--history SCALE[,SCALE…]] [--all-topics] [--reads RATE]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
 
 export const parseOptions = (all: readonly string[]): BenchOptions => {
   const argv = all.filter((a) => a !== '--all-topics')
@@ -57,11 +59,12 @@ export const parseOptions = (all: readonly string[]): BenchOptions => {
   }
   const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
   if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
-  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history'])
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history', 'reads'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
   return {
     allTopics: all.includes('--all-topics'),
     records: num('records', 200_000),
+    reads: num('reads', 0),
     steady: num('steady', 0),
     seconds: num('seconds', 20),
     only,
