@@ -1,4 +1,5 @@
-import { ConfigError, StartupError } from '../../index.js'
+import type { StartupError } from '../../index.js'
+import { secondsSetting } from './seconds-setting.js'
 
 export const STARTUP_TIMEOUT = 'DEV_STATS_STARTUP_TIMEOUT_SECONDS'
 const DEFAULT_STARTUP_TIMEOUT_SECONDS = 60
@@ -6,13 +7,8 @@ const FIRST_WAIT_MS = 1000
 const LONGEST_WAIT_MS = 15_000
 
 /** DEV_STATS_STARTUP_TIMEOUT_SECONDS: how long `start` tries again after a network fault at start-up (0–3600, default 60; 0: never). */
-export const startupTimeoutSeconds = (env: NodeJS.ProcessEnv): number => {
-  const raw = env[STARTUP_TIMEOUT]
-  if (raw === undefined || raw.trim() === '') return DEFAULT_STARTUP_TIMEOUT_SECONDS
-  const n = /^\d{1,4}$/.test(raw.trim()) ? Number(raw) : Number.NaN
-  if (!(n >= 0 && n <= 3600)) throw new ConfigError(STARTUP_TIMEOUT, `must be a whole number of seconds 0-3600, got "${raw}"`)
-  return n
-}
+export const startupTimeoutSeconds = (env: NodeJS.ProcessEnv): number =>
+  secondsSetting(env, STARTUP_TIMEOUT, { min: 0, max: 3600, fallback: DEFAULT_STARTUP_TIMEOUT_SECONDS })
 
 /**
  * The wait before attempt `attempt + 1` when `e` is worth another attempt (a network fault on the

@@ -1,17 +1,12 @@
 import { settleWithin } from '../../application/settle-within.js'
-import { ConfigError } from '../../index.js'
+import { secondsSetting } from './seconds-setting.js'
 
 export const STOP_TIMEOUT = 'DEV_STATS_STOP_TIMEOUT_SECONDS'
 const DEFAULT_STOP_TIMEOUT_SECONDS = 50
 
 /** DEV_STATS_STOP_TIMEOUT_SECONDS: how long a SIGTERM may take before the service exits anyway (1–3600, default 50). */
-export const stopTimeoutSeconds = (env: NodeJS.ProcessEnv): number => {
-  const raw = env[STOP_TIMEOUT]
-  if (raw === undefined || raw.trim() === '') return DEFAULT_STOP_TIMEOUT_SECONDS
-  const n = /^\d{1,4}$/.test(raw.trim()) ? Number(raw) : Number.NaN
-  if (!(n >= 1 && n <= 3600)) throw new ConfigError(STOP_TIMEOUT, `must be a whole number of seconds 1-3600, got "${raw}"`)
-  return n
-}
+export const stopTimeoutSeconds = (env: NodeJS.ProcessEnv): number =>
+  secondsSetting(env, STOP_TIMEOUT, { min: 1, max: 3600, fallback: DEFAULT_STOP_TIMEOUT_SECONDS })
 
 /**
  * `stop`, or `onDeadline` once `seconds` have passed. A stop can wait on a broker or store that

@@ -24,8 +24,8 @@ class RefusingServingIndex extends InMemoryServingIndex {
   }
 }
 
-describe('the serving step classifies its errors as the fact insert does', () => {
-  it('a serving row the store refuses: that record dead-lettered as store-rejected with the serving code, the others served and committed', async () => {
+/** A harness whose serving step goes through RefusingServingIndex, with one property object stored. */
+const startWithRefusingServing = async () => {
     h = new Harness([views, dims], config)
     const serving = new RefusingServingIndex(h.tables)
     h.sink = new ServingFactStore(h.store, serving)
@@ -33,6 +33,12 @@ describe('the serving step classifies its errors as the fact insert does', () =>
     const p = path()
     h.publish(binaryRecord(dims.topic, propertyObjectUpsertedPayload(p)))
     await waitUntil(() => h.caughtUp(dims))
+  return { serving, p }
+}
+
+describe('the serving step classifies its errors as the fact insert does', () => {
+  it('a serving row the store refuses: that record dead-lettered as store-rejected with the serving code, the others served and committed', async () => {
+    const { serving, p } = await startWithRefusingServing()
     const sessionId = guid()
     const records = [60, 666, 70].map((d) => binaryRecord(views.topic, viewEndedPayload(p, sessionId, { PropertyObjectViewId: guid(), DurationSeconds: d }), { key: 'one' }))
     h.publish(...records)
@@ -46,13 +52,7 @@ describe('the serving step classifies its errors as the fact insert does', () =>
   })
 
   it('a transient failure of the serving step is retried, nothing dead-lettered', async () => {
-    h = new Harness([views, dims], config)
-    const serving = new RefusingServingIndex(h.tables)
-    h.sink = new ServingFactStore(h.store, serving)
-    await h.start()
-    const p = path()
-    h.publish(binaryRecord(dims.topic, propertyObjectUpsertedPayload(p)))
-    await waitUntil(() => h.caughtUp(dims))
+    const { serving, p } = await startWithRefusingServing()
     serving.outages = 3
     h.publish(binaryRecord(views.topic, viewEndedPayload(p, guid(), { DurationSeconds: 60 })))
     await waitUntil(() => h.caughtUp(views), 5000, 'committed after the outage')
