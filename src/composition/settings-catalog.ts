@@ -122,6 +122,7 @@ export const SETTING_GROUPS: readonly Group[] = [
       { env: 'DEV_STATS_CLUSTER_DIR', default: '`$TMPDIR/dev-stats-cluster`', range: 'a directory', meaning: "the local two-replica cluster's state (`scripts/clickhouse-cluster.sh`)" },
       { env: 'DEV_STATS_TEST_CLUSTER', default: '`dev_stats_local`', range: 'an identifier', meaning: "that cluster's name" },
       { env: 'DEV_STATS_SECURE_DIR', default: '`<repo>/.infra/secure`', range: 'a directory', meaning: "the TLS and SASL servers' state (`scripts/secure-infra.sh`)" },
+      { env: 'DEV_STATS_BACKLOG_RECORDS', default: '`13000`', range: 'a whole number', meaning: "records per topic of the memory-budget test's backlog of wide records" },
       { env: 'DEV_STATS_CRASH_STORE', default: 'unset', range: '`file` or unset', meaning: "the crash test's store: a JSON-lines file instead of the ClickHouse server" },
     ],
   },
