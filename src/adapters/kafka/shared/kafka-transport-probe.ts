@@ -26,7 +26,7 @@ const reasonOf = (e: Error): string => e.message.replace(/^[0-9A-F]+:error:[0-9A
 /** What came back to the plaintext ApiVersions request, before the connection ended or went quiet. */
 export type PlaintextAnswer =
   | { readonly kind: 'answer'; readonly bytes: Buffer }
-  | { readonly kind: 'reset' | 'closed' | 'silent'; readonly bytes: Buffer }
+  | { readonly kind: 'reset' | 'closed' | 'silent'; readonly bytes: Buffer; readonly error?: NodeJS.ErrnoException }
 
 /** An ApiVersions answer: its size prefix and our correlation id, and all of it arrived. */
 const isCompleteAnswer = (b: Buffer): boolean => {
@@ -92,10 +92,10 @@ export const answersTls = (host: string, port: number, timeoutMs = TLS_CHECK_MS)
 const askPlaintext = (socket: Socket, timeoutMs: number): Promise<PlaintextAnswer> =>
   new Promise((resolve) => {
     let bytes = Buffer.alloc(0)
-    const done = (kind: PlaintextAnswer['kind']) => {
+    const done = (kind: PlaintextAnswer['kind'], error?: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       socket.destroy()
-      resolve({ kind, bytes })
+      resolve({ kind, bytes, ...(error ? { error } : {}) })
     }
     const timer = setTimeout(() => done('silent'), timeoutMs)
     socket.write(apiVersionsRequest())
@@ -103,7 +103,7 @@ const askPlaintext = (socket: Socket, timeoutMs: number): Promise<PlaintextAnswe
       bytes = Buffer.concat([bytes, chunk])
       if (isCompleteAnswer(bytes) || isTlsRecord(bytes)) done('answer')
     })
-    socket.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNRESET' || e.code === 'EPIPE' ? 'reset' : 'closed'))
+    socket.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNRESET' || e.code === 'EPIPE' ? 'reset' : 'closed', e))
     socket.on('close', () => done('closed'))
   })
 
@@ -143,6 +143,10 @@ export const probeBroker = async (address: string, security: KafkaSecurity, time
   if (tlsWanted) {
     const answer = await askPlaintext(socket, Math.max(1, timeoutMs - (Date.now() - started)))
     if (isCompleteAnswer(answer.bytes)) return
+    // TLS 1.3: the listener's alert (a client certificate required or refused) comes after the handshake, on the first request
+    const error = answer.kind === 'answer' ? undefined : answer.error
+    const alert = error && transportFailureOf(error)
+    if (error && alert) throw fail(alert, reasonOf(error), error)
     throw fail(answer.bytes.length > 0 ? 'cut-short' : answer.kind === 'silent' ? 'silent' : answer.kind === 'reset' ? 'reset' : 'cut-short', `no complete Kafka answer over TLS (${answer.bytes.length} bytes, then ${answer.kind === 'silent' ? 'nothing' : answer.kind}): a network fault`)
   }
   const answer = await askPlaintext(socket, Math.max(1, timeoutMs - (Date.now() - started)))
