@@ -44,15 +44,15 @@ describe('links in the README, the changelog and docs/', () => {
     expect(anchorOf("Re-ingest from a point in time: `dev-stats-ingest replay`")).toBe('re-ingest-from-a-point-in-time-dev-stats-ingest-replay')
   })
 
-  // Issue 48: a clone stands on its own; the README pointed at ../shared/docs/spec.md.
+  // Issue 48: a clone stands on its own; the README pointed at the specification in a sibling folder.
   it('no tracked file refers to a path outside the repository', () => {
     const files = execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n').filter((f) => f !== '' && !/\.(png|tgz|gz)$/.test(f) && existsSync(f))
     const outside = files.filter((f) => f !== 'test/unit/docs/links.test.ts').flatMap((f) => pathsOutside(f, readFileSync(f, 'utf8')).map((p) => `${f}: ${p}`))
     expect(files.length).toBeGreaterThan(300)
     expect(outside).toEqual([])
-    expect(pathsOutside('README.md', 'The specification is `../shared/docs/spec.md`, see /work/shared.')).toEqual(['../shared', '/work/shared'])
+    expect(pathsOutside('README.md', 'The specification is `../outside/docs/spec.md`, see /work/main.')).toEqual(['../outside', '/work/main'])
     expect(pathsOutside('docs/spec.md', 'in `../seeds/` (Russian)')).toEqual([])
     expect(pathsOutside('docs/spec.md', 'in `../../seeds/` (Russian)')).toEqual(['../../seeds'])
-    expect(pathsOutside('src/adapters/kafka/kafkajs/a.ts', "import { a } from '../shared/assignment.js'; cd \"$(dirname \"$0\")/..\"")).toEqual([])
+    expect(pathsOutside('src/adapters/kafka/kafkajs/a.ts', "import { a } from '../common/assignment.js'; cd \"$(dirname \"$0\")/..\"")).toEqual([])
   })
 })
