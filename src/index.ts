@@ -37,6 +37,7 @@ export type { ConsumerLagReader, PartitionLag } from './application/ports/consum
 export type { DimensionReader } from './application/ports/dimension-reader.port.js'
 export type { FactStore } from './application/ports/fact-store.port.js'
 export type { IngestMetrics } from './application/ports/metrics.port.js'
+export type { AssumptionBreach } from './domain/serving-window.js'
 export type { ReadModel, StageCounts } from './application/ports/read-model.port.js'
 export type { StageProgressReader } from './application/ports/stage-progress.port.js'
 export type { TopicCatalog } from './application/ports/topic-catalog.port.js'

@@ -1,6 +1,7 @@
 import { CONSUMERS } from '../application/consumers/consumer-registry.js'
 import { DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_GAP_MAX_WAIT_MS, DEFAULT_PARKING_MAX_IN_MEMORY } from '../application/engine/engine-config.js'
 import { DEFAULT_VIEW_SOURCES } from '../domain/view-source.js'
+import { DEFAULT_SERVING_LATENESS_DAYS } from '../domain/serving-window.js'
 import { DEFAULT_CLICKHOUSE_REQUEST_TIMEOUT_MS } from '../adapters/clickhouse/server-session.factory.js'
 import { ConfigError } from './config-error.js'
 import type { IngestConfig } from './ingest-config.js'
@@ -106,6 +107,8 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxBytes: whole(env, 'DEV_STATS_CATCHUP_MAX_BYTES', 16 * 1024 * 1024),
   },
   memoryBudgetMb: whole(env, 'DEV_STATS_MEMORY_BUDGET_MB', DEFAULT_MEMORY_BUDGET_MB),
+  servingLatenessDays: whole(env, 'DEV_STATS_SERVING_LATENESS_DAYS', DEFAULT_SERVING_LATENESS_DAYS),
+  servingReconcileMinutes: whole(env, 'DEV_STATS_SERVING_RECONCILE_MINUTES', 60),
   readQueries: {
     maxConcurrent: whole(env, 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', 4),
     maxQueued: whole(env, 'DEV_STATS_READ_MAX_QUEUED_QUERIES', 64),

@@ -62,7 +62,7 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
     tracer: ctx.get(TOKENS.Tracer),
-    config: { ...config.engine, ...(config.catchUp.maxRows > config.engine.maxBatchRows ? { catchUp: config.catchUp } : {}) },
+    config: { ...config.engine, servingLatenessDays: config.servingLatenessDays, ...(config.catchUp.maxRows > config.engine.maxBatchRows ? { catchUp: config.catchUp } : {}) },
   })
 }
 

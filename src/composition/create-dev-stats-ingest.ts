@@ -24,6 +24,8 @@ import { requireBrokerClient, type BrokerAdapters } from './broker.factory.js'
 import type { IngestConfig } from './config.js'
 import { resolveConfig, type IngestSettings } from './config-input.js'
 import { createContainer } from './container.js'
+import { LinkRetention } from '../application/serving/link-retention.js'
+import { ServingReconciliation } from '../application/serving/serving-reconciliation.js'
 import { ingestOps } from './ingest-ops.js'
 import type { PortOverrides } from './port-overrides.js'
 import { explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
@@ -111,12 +113,22 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   const broker = container.get<BrokerAdapters>(TOKENS.BrokerAdapters)
   const store = container.get<StoreAdapters>(TOKENS.StoreAdapters)
   const pressure = container.get<PartsPressure>(TOKENS.PartsPressure)
+  const clock = container.get<Clock>(TOKENS.Clock)
+  const retention = store.linkPartitions
+    ? new LinkRetention(store.linkPartitions, config.servingLatenessDays, clock, logger, (n) => metrics.linkPartitionsDropped(n))
+    : undefined
+  const reconciliation = store.reconcile
+    ? new ServingReconciliation(store.reconcile.gaps, store.reconcile.serving, clock, logger, config.servingReconcileMinutes * 60_000, {
+        repaired: (r) => metrics.servingRepaired(r.views, r.sessions),
+        breaches: (b) => metrics.servingBreaches(b),
+      })
+    : undefined
   const ops = ingestOps({
     service,
     registry,
     lagReader: broker.lagReader,
     probe: store.probe,
-    clock: container.get<Clock>(TOKENS.Clock),
+    clock,
     logger,
     lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
@@ -149,6 +161,8 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     }
     ops.start()
     if (store.pressure) pressure.start()
+    retention?.start()
+    reconciliation?.start()
     try {
       await service.start()
     } catch (e) {
@@ -168,6 +182,8 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       // side by side: on a silent broker each has its own bounded wait (docs/operations.md)
       await Promise.all([service.stop().finally(() => clearInterval(slow)), ops.stop()])
       pressure.stop()
+      retention?.stop()
+      reconciliation?.stop()
       await broker.close()
       await store.close()
     })())

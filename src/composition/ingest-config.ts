@@ -56,4 +56,14 @@ export interface IngestConfig {
    * partitions until a commit gives room. At least one catch-up batch (`catchUp.maxBytes`).
    */
   readonly memoryBudgetMb: number
+  /**
+   * DEV_STATS_SERVING_LATENESS_DAYS: how late a session or view fact may arrive (ingestion − EventTime)
+   * and still be served exactly; the link tables keep this plus 33 days, older months are dropped.
+   */
+  readonly servingLatenessDays: number
+  /**
+   * DEV_STATS_SERVING_RECONCILE_MINUTES: every this many minutes the serving step is re-run over the
+   * last three UTC days and what the serving tables miss is written (0: never).
+   */
+  readonly servingReconcileMinutes: number
 }

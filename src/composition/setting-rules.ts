@@ -90,6 +90,9 @@ export const SETTING_RULES: readonly SettingRule[] = [
     Number.isSafeInteger(c.memoryBudgetMb) && c.memoryBudgetMb * 1_048_576 >= c.catchUp.maxBytes && c.memoryBudgetMb <= 65_536
       ? undefined
       : `must be whole MiB, at least one batch of DEV_STATS_CATCHUP_MAX_BYTES (${Math.ceil(c.catchUp.maxBytes / 1_048_576)} MiB) and at most 65536, got ${shown(c.memoryBudgetMb)}`),
+  rule('servingLatenessDays', 'DEV_STATS_SERVING_LATENESS_DAYS', (c) => c.servingLatenessDays, (v) =>
+    Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 3650 ? undefined : `must be 1-3650 days, got ${shown(v)}`),
+  rule('servingReconcileMinutes', 'DEV_STATS_SERVING_RECONCILE_MINUTES', (c) => c.servingReconcileMinutes, wholeUpTo(1440, '0-1440 minutes, 0 for never')),
   rule('readQueries.maxConcurrent', 'DEV_STATS_READ_MAX_CONCURRENT_QUERIES', (c) => c.readQueries.maxConcurrent, positive),
   rule('readQueries.maxQueued', 'DEV_STATS_READ_MAX_QUEUED_QUERIES', (c) => c.readQueries.maxQueued, wholeUpTo(100_000, 'a whole number up to 100000, 0 for no queue')),
   rule('readQueries.timeoutSeconds', 'DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', (c) => c.readQueries.timeoutSeconds, wholeUpTo(3600, '0-3600 seconds, 0 for no limit')),

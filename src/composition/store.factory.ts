@@ -1,5 +1,8 @@
 import type { DimensionReader } from '../application/ports/dimension-reader.port.js'
 import type { StorePressure } from '../application/ports/store-pressure.port.js'
+import type { LinkPartitions } from '../application/ports/link-partitions.port.js'
+import type { ServingGaps } from '../application/ports/serving-gaps.port.js'
+import type { ServingIndex } from '../application/ports/serving-index.port.js'
 import type { FactStore } from '../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../application/ports/stage-progress.port.js'
 import { InMemoryStageProgressReader } from '../adapters/memory/in-memory-stage-progress.js'
@@ -36,6 +39,10 @@ export interface StoreAdapters {
   readonly dataVersions?: DataVersionReader
   /** Active parts per partition, where the store has parts (ClickHouse): inserts grow under pressure. */
   readonly pressure?: StorePressure
+  /** The serving tables' link partitions, where the store has them (ClickHouse): kept within the accepted lateness. */
+  readonly linkPartitions?: LinkPartitions
+  /** Where lookups can miss an acknowledged insert (a replicated cluster) or a host may lose a serving step: the reconciliation's store. */
+  readonly reconcile?: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
   /** Connects (checking the server's version once) and pings: the start-up and readiness check. */
   readonly probe: () => Promise<void>
   /** Applies the package's migrations/ that the store lacks; the versions applied (none for memory). */

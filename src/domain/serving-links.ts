@@ -27,12 +27,18 @@ const second = (t: Instant): number => Math.floor(t / 1000)
 export const dayOf = (t: Instant): DayNumber => Math.floor(second(t) / DAY_SECONDS)
 export const dayText = (d: DayNumber): string => new Date(d * DAY_SECONDS * 1000).toISOString().slice(0, 10)
 
-/** The days a session fact is linked under; migration 0008's session_links_mv computes the same. */
-export const sessionDays = (startedAt: Instant, lastActivityAt: Instant): DayNumber[] => {
+/** The first day and the number of days of [StartedAt - 1 h, LastActivityAt + 1 h], before any cap. */
+export const sessionSpan = (startedAt: Instant, lastActivityAt: Instant): { readonly first: DayNumber; readonly days: number } => {
   const start = second(startedAt)
   const first = Math.floor((Math.max(start, SESSION_LINK_MARGIN_SECONDS) - SESSION_LINK_MARGIN_SECONDS) / DAY_SECONDS)
   const last = Math.floor((Math.max(second(lastActivityAt), start) + SESSION_LINK_MARGIN_SECONDS) / DAY_SECONDS)
-  return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, last - first + 1) }, (_, i) => first + i)
+  return { first, days: last - first + 1 }
+}
+
+/** The days a session fact is linked under; migration 0008's session_links_mv computes the same. */
+export const sessionDays = (startedAt: Instant, lastActivityAt: Instant): DayNumber[] => {
+  const { first, days } = sessionSpan(startedAt, lastActivityAt)
+  return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, days) }, (_, i) => first + i)
 }
 
 /** The days in which the other rows of a view are looked for. */

@@ -3,6 +3,11 @@ import type { FactStore } from '../../application/ports/fact-store.port.js'
 import type { StageProgressReader } from '../../application/ports/stage-progress.port.js'
 import { ClickHouseStageProgressReader } from './clickhouse-stage-progress.js'
 import { ClickHouseStorePressure } from './clickhouse-store-pressure.js'
+import { ClickHouseLinkPartitions } from './clickhouse-link-partitions.js'
+import { ClickHouseServingGaps } from './clickhouse-serving-gaps.js'
+import type { ServingGaps } from '../../application/ports/serving-gaps.port.js'
+import type { ServingIndex } from '../../application/ports/serving-index.port.js'
+import type { LinkPartitions } from '../../application/ports/link-partitions.port.js'
 import type { StorePressure } from '../../application/ports/store-pressure.port.js'
 import type { ReadModel } from '../../application/ports/read-model.port.js'
 import type { DataVersionReader } from '../../application/ports/data-version.port.js'
@@ -29,16 +34,21 @@ export interface ClickHouseAdapters {
   /** Absent on a cluster: one server's system.parts does not see the other shards' writes. */
   readonly dataVersions?: DataVersionReader
   readonly pressure: StorePressure
+  readonly linkPartitions: LinkPartitions
+  /** What the reconciliation reads (the serving rows the link tables call for and lack) and writes through. */
+  readonly reconcile: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
 }
 
-const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session): ClickHouseAdapters => ({
+const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session, serving = new ClickHouseServingIndex(session)): ClickHouseAdapters => ({
   session,
   readSession,
-  factStore: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)),
+  factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
   dimensionReader: new ClickHouseDimensionReader(session),
   readModel: new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds),
   stageProgress: new ClickHouseStageProgressReader(session),
   pressure: new ClickHouseStorePressure(session),
+  linkPartitions: new ClickHouseLinkPartitions(session),
+  reconcile: { gaps: new ClickHouseServingGaps(session), serving },
   ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, readTimeoutSeconds) }),
 })
 

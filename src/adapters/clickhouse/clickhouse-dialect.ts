@@ -1,3 +1,4 @@
+import type { ClickHouseSettings } from '@clickhouse/client'
 import type { Dialect } from './sql-fragment.js'
 
 /**
@@ -9,3 +10,15 @@ export const dialectFor = (version: string): Dialect => {
   const major = Number(/^(\d+)\./.exec(version)?.[1] ?? 0)
   return major >= 20 ? 'bound' : 'inline'
 }
+
+/** `async_insert` arrived in ClickHouse 21.11; an older server refuses the unknown setting. */
+const knowsAsyncInsert = (version: string): boolean => {
+  const m = /^(\d+)\.(\d+)\./.exec(version)
+  return m !== null && (Number(m[1]) > 21 || (Number(m[1]) === 21 && Number(m[2]) >= 11))
+}
+
+/**
+ * Pinned on every insert of the ingest, whatever the server's profile says: an acknowledged insert
+ * is stored, not buffered (commit-after-insert and the serving lookups rest on it, docs/clickhouse.md).
+ */
+export const pinnedInsertSettings = (version: string): ClickHouseSettings => (knowsAsyncInsert(version) ? { async_insert: 0 } : {})

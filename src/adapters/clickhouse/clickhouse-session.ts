@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
-import { dialectFor } from './clickhouse-dialect.js'
+import { dialectFor, pinnedInsertSettings } from './clickhouse-dialect.js'
 import { toStoreError } from './clickhouse-error.translator.js'
 import { render, type Dialect, type SqlFragment } from './sql-fragment.js'
 
@@ -12,6 +12,8 @@ import { render, type Dialect, type SqlFragment } from './sql-fragment.js'
 interface Handle {
   readonly client: ClickHouseClient
   readonly dialect: Dialect
+  /** Every insert's settings: the pinned ones for this server's version, and the cluster's. */
+  readonly insertSettings: ClickHouseSettings
 }
 
 const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 1 }
@@ -106,12 +108,12 @@ export class ClickHouseSession {
    */
   async insertJsonEachRow(table: string, body: string | Uint8Array): Promise<void> {
     if (body.length === 0) return
-    const { client } = await this.open()
+    const { client, insertSettings } = await this.open()
     await guard(async () => {
       const { stream } = await client.exec({
         query: this.insertStatement(table),
         values: Readable.from([body]),
-        ...(this.options.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}),
+        ...(Object.keys(insertSettings).length > 0 ? { clickhouse_settings: insertSettings } : {}),
       })
       // Nothing useful comes back; reading it to the end frees the socket for the next request.
       stream.resume()
@@ -140,7 +142,9 @@ export class ClickHouseSession {
     const client = await guard(this.connect)
     try {
       const rows = await guard(async () => (await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>())
-      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(rows[0]?.v ?? '') }
+      const version = rows[0]?.v ?? ''
+      const insertSettings = { ...pinnedInsertSettings(version), ...(this.options.cluster ? CLUSTER_SETTINGS : {}) }
+      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(version), insertSettings }
       // `onOpen` sees the session already connected, so its calls do not re-enter `open`.
       if (this.options.onOpen) await this.options.onOpen(new ClickHouseSession(this.connect, { ...this.options, onOpen: undefined }, Promise.resolve(handle)))
       return handle

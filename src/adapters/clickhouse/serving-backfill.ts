@@ -2,6 +2,8 @@ import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { BACKFILL_COMPLETE } from './serving-completeness.js'
+import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
+import { dayOf } from '../../domain/serving-links.js'
 import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
@@ -82,21 +84,13 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
     GROUP BY Day`)).map((r) => [r.d, Number(r.t)]))
   const days = (await session.select<{ d: string }>(sql`SELECT DISTINCT toString(Day) AS d FROM ${db}.view_links ORDER BY d`)).map((r) => r.d)
   await run('serving', days, async (d) => {
+    const day = dayOf(Date.parse(`${d}T00:00:00Z`))
     await session.command(sql`
       INSERT INTO ${db}.developer_view_facts (KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime)
-      SELECT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
-      FROM (SELECT PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, EventTime, IngestionTime
-            FROM ${db}.view_links WHERE Day = ${date(d)}) AS r
-      ALL INNER JOIN
-           (SELECT DISTINCT PropertyObjectViewId, DeveloperId AS KeyDeveloperId
-            FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1) AS k
-      USING PropertyObjectViewId`)
+      ${servingViewRowsOf(session.database, day)}`)
     await session.command(sql`
       INSERT INTO ${db}.developer_session_facts (KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime)
-      SELECT DISTINCT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime
-      FROM (SELECT Day, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime FROM ${db}.session_links WHERE Day = ${date(d)}) AS s
-      ALL INNER JOIN (SELECT DISTINCT Day, SessionId, DeveloperId AS KeyDeveloperId FROM ${db}.session_view_links WHERE Day = ${date(d)}) AS v
-      USING (Day, SessionId)`)
+      ${servingSessionRowsOf(session.database, day)}`)
     // after the rows: the read cache's versions of every developer the day may have written for
     await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
       SELECT DeveloperId, 'views', count() FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1 GROUP BY DeveloperId`)

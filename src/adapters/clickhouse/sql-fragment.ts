@@ -63,6 +63,18 @@ export const ident = (name: string): SqlIdent => {
   return { kind: 'ident', name }
 }
 
+/** A `toYYYYMM` partition (e.g. `202601`) as a literal in every dialect: `ALTER … PARTITION` takes no query parameter. */
+export const monthPartition = (value: string): SqlFragment => {
+  if (!/^\d{4}(0[1-9]|1[0-2])$/.test(value)) throw new TypeError(`not a YYYYMM partition: ${JSON.stringify(value)}`)
+  return { kind: 'fragment', strings: [value], parts: [] }
+}
+
+/** A whole number as a literal in every dialect: 18.16's LIMIT takes neither a parameter nor an expression. */
+export const wholeLiteral = (value: number): SqlFragment => {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`not a whole number: ${value}`)
+  return { kind: 'fragment', strings: [String(value)], parts: [] }
+}
+
 /** Tagged template: every interpolation must be a typed value, an identifier or a nested fragment. */
 export const sql = (strings: TemplateStringsArray, ...parts: Part[]): SqlFragment => ({ kind: 'fragment', strings: [...strings], parts })
 

@@ -1,6 +1,7 @@
-import { Counter, Histogram, Registry } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { IngestMetrics } from '../../application/ports/metrics.port.js'
 import { FACT_TABLES, type FactTable } from '../../domain/fact-row.js'
+import { ASSUMPTION_BREACHES, PAIR_BREACHES, type AssumptionBreach, type PairBreach } from '../../domain/serving-window.js'
 import { ConsumerHistogram } from './consumer-histogram.js'
 
 const LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]
@@ -28,6 +29,10 @@ export class PromMetrics implements IngestMetrics {
   private readonly mismatches: Counter<'consumer'>
   private readonly partsRefusals: Counter<'consumer'>
   private readonly budgetPauses: Counter<'consumer'>
+  private readonly outOfAssumption: Counter<'consumer' | 'reason'>
+  private readonly linkDrops: Counter
+  private readonly repairs: Counter<'table'>
+  private readonly pairBreaches: Gauge<'reason'>
 
   constructor(readonly registry: Registry = new Registry()) {
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -49,6 +54,12 @@ export class PromMetrics implements IngestMetrics {
     this.mismatches = counter('dev_stats_contract_version_mismatch_total', 'Events whose ContractVersion is not the expected one', ['consumer'])
     this.partsRefusals = counter('dev_stats_store_too_many_parts_total', 'Inserts the store refused for too many active parts (ClickHouse code 252), retried', ['consumer'])
     this.budgetPauses = counter('dev_stats_memory_budget_pauses_total', "Times the consumer paused its partitions because the process's memory budget was spent", ['consumer'])
+    this.outOfAssumption = counter('dev_stats_serving_out_of_assumption_total', "Facts stored outside the producers' assumptions the serving rows rest on, by reason (late: past DEV_STATS_SERVING_LATENESS_DAYS; long-session: linked under more than 32 days)", ['consumer', 'reason'])
+    this.linkDrops = new Counter({ name: 'dev_stats_serving_link_partitions_dropped_total', help: 'Link-table monthly partitions dropped as older than the serving window (DEV_STATS_SERVING_LATENESS_DAYS + 33 days)', registers: [registry] })
+    this.repairs = new Counter({ name: 'dev_stats_serving_repaired_rows_total', help: 'Serving rows the ingest missed, written by the reconciliation, by table', labelNames: ['table'], registers: [registry] })
+    for (const table of ['developer_view_facts', 'developer_session_facts']) this.repairs.inc({ table }, 0)
+    this.pairBreaches = new Gauge({ name: 'dev_stats_serving_assumption_breaches', help: "Views of the last three days outside the producers' assumptions that need both facts to tell (view-outside-session, view-rows-apart), as of the last reconciliation pass", labelNames: ['reason'], registers: [registry] })
+    for (const reason of PAIR_BREACHES) this.pairBreaches.set({ reason }, 0)
     for (const table of FACT_TABLES) this.ingested.set(table, counter(`dev_stats_${table}_ingested_total`, `Rows inserted into ${table}`, ['consumer']))
   }
 
@@ -58,6 +69,9 @@ export class PromMetrics implements IngestMetrics {
     for (const { name, tables = [] } of consumers) {
       for (const c of perConsumer) c.inc({ consumer: name }, 0)
       for (const t of tables) this.ingested.get(t)?.inc({ consumer: name }, 0)
+      if (tables.includes('session_facts') || tables.includes('property_object_view_facts')) {
+        for (const reason of ASSUMPTION_BREACHES) this.outOfAssumption.inc({ consumer: name, reason }, 0)
+      }
     }
   }
 
@@ -105,5 +119,18 @@ export class PromMetrics implements IngestMetrics {
   }
   memoryBudgetPaused(consumer: string): void {
     this.budgetPauses.inc({ consumer })
+  }
+  servingOutOfAssumption(consumer: string, reason: AssumptionBreach): void {
+    this.outOfAssumption.inc({ consumer, reason })
+  }
+  linkPartitionsDropped(count: number): void {
+    this.linkDrops.inc(count)
+  }
+  servingRepaired(views: number, sessions: number): void {
+    this.repairs.inc({ table: 'developer_view_facts' }, views)
+    this.repairs.inc({ table: 'developer_session_facts' }, sessions)
+  }
+  servingBreaches(found: Readonly<Record<PairBreach, number>>): void {
+    for (const reason of PAIR_BREACHES) this.pairBreaches.set({ reason }, found[reason])
   }
 }

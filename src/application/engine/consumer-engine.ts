@@ -70,7 +70,7 @@ export class ConsumerEngine {
 
   constructor(private readonly deps: EngineDeps) {
     const { consumer, clock, metrics, logger, handler, config, topics } = deps
-    const telemetry = (this.telemetry = new EngineTelemetry(this.stats, metrics, logger, handler.name))
+    const telemetry = (this.telemetry = new EngineTelemetry(this.stats, metrics, logger, handler.name, config.servingLatenessDays))
     this.budget = deps.budget ?? unlimitedBudget()
     this.flushes = new OrderedFlushes(config.flushesInFlight ?? DEFAULT_FLUSHES_IN_FLIGHT)
     this.retry = new StopAwareRetry(config.sinkBackoff, {

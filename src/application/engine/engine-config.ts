@@ -22,6 +22,8 @@ export interface EngineConfig {
    * values, each inserted whole; back at maxBatchRows once it has caught up. Absent: never grows.
    */
   readonly catchUp?: { readonly maxRows: number; readonly maxBytes: number }
+  /** Facts later than this (ingestion − EventTime) are counted as outside the serving assumptions; absent: DEFAULT_SERVING_LATENESS_DAYS. */
+  readonly servingLatenessDays?: number
 }
 
 /** Behind by more than this many default batches: the consumer is catching up, freshness is lost already. */

@@ -6,16 +6,17 @@ import { eventTimeOf } from '../../domain/fact-row.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { Poison } from '../../domain/poison.js'
+import { assumptionBreach, DEFAULT_SERVING_LATENESS_DAYS } from '../../domain/serving-window.js'
 import type { BrokerRecord } from '../ports/broker.port.js'
 import type { Logger } from '../ports/logger.port.js'
 import type { IngestMetrics } from '../ports/metrics.port.js'
 import { retriable } from '../ports/retriable.js'
 import type { EngineStats } from './engine-stats.js'
 
-/** The stats, metric and log line of each engine outcome, in one place. */
 /** ClickHouse's "too many parts": the inserts outran the merges; retried like any outage. */
 const TOO_MANY_PARTS = 'CLICKHOUSE_252'
 
+/** The stats, metric and log line of each engine outcome, in one place. */
 export class EngineTelemetry {
   private readonly warnedVersions = new Set<string>()
 
@@ -24,6 +25,7 @@ export class EngineTelemetry {
     private readonly metrics: IngestMetrics,
     private readonly logger: Logger,
     private readonly consumer: string,
+    private readonly servingLatenessDays = DEFAULT_SERVING_LATENESS_DAYS,
   ) {}
 
   /**
@@ -122,6 +124,8 @@ export class EngineTelemetry {
     for (const row of rows) {
       const lag = Math.max(0, (ingestionTime - eventTimeOf(row)) / 1000)
       this.metrics.ingestLag(this.consumer, lag)
+      const breach = assumptionBreach(row, ingestionTime, this.servingLatenessDays)
+      if (breach) this.metrics.servingOutOfAssumption?.(this.consumer, breach)
       if (lag > maxLag) maxLag = lag
       if (row.table !== table) {
         if (table !== undefined) this.metrics.rowsIngested(this.consumer, table, count)

@@ -1,4 +1,5 @@
 import type { FactTable } from '../../domain/fact-row.js'
+import type { AssumptionBreach } from '../../domain/serving-window.js'
 
 /** The metric family of spec §9; every call is labelled by consumer. */
 export interface IngestMetrics {
@@ -21,4 +22,6 @@ export interface IngestMetrics {
   tooManyParts?(consumer: string): void
   /** The consumer paused its partitions: the process's memory budget was spent (optional for a host's own metrics). */
   memoryBudgetPaused?(consumer: string): void
+  /** A fact stored outside the producers' assumptions the serving rows rest on (domain/serving-window.ts; optional for a host's own metrics). */
+  servingOutOfAssumption?(consumer: string, reason: AssumptionBreach): void
 }

@@ -41,6 +41,8 @@ const INVALID: readonly (readonly [env: string, value: string, host: IngestSetti
   ['DEV_STATS_CATCHUP_MAX_BYTES', '1024', { catchUp: { maxBytes: 1024 } }],
   // issue 46.1: a budget that cannot hold one batch at DEV_STATS_CATCHUP_MAX_BYTES (16 MiB)
   ['DEV_STATS_MEMORY_BUDGET_MB', '8', { memoryBudgetMb: 8 }],
+  ['DEV_STATS_SERVING_LATENESS_DAYS', '0', { servingLatenessDays: 0 }],
+  ['DEV_STATS_SERVING_RECONCILE_MINUTES', '1441', { servingReconcileMinutes: 1441 }],
   ['DEV_STATS_READ_MAX_CONCURRENT_QUERIES', '0', { readQueries: { maxConcurrent: 0 } }],
   ['DEV_STATS_READ_MAX_QUEUED_QUERIES', '100001', { readQueries: { maxQueued: 100_001 } }],
   ['DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', '3601', { readQueries: { timeoutSeconds: 3601 } }],

@@ -37,8 +37,9 @@ describe('ops/grafana/dev-stats.json', () => {
     const d = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as { schemaVersion: number; templating: { list: { name: string; type: string; query: unknown }[] } }
     expect(d.schemaVersion).toBeGreaterThanOrEqual(36)
     expect(d.templating.list.map((v) => [v.name, v.type])).toEqual([['datasource', 'datasource'], ['consumer', 'query']])
-    // the memory budget is the process's, not a consumer's
-    const processWide = (expr: string) => metricNamesIn(expr).every((n) => n === 'dev_stats_memory_budget_bytes' || n === 'dev_stats_memory_used_bytes')
+    // the memory budget, the reconciliation and the link retention are the process's, not a consumer's
+    const PROCESS_WIDE = ['dev_stats_memory_budget_bytes', 'dev_stats_memory_used_bytes', 'dev_stats_serving_repaired_rows_total', 'dev_stats_serving_link_partitions_dropped_total', 'dev_stats_serving_assumption_breaches']
+    const processWide = (expr: string) => metricNamesIn(expr).every((n) => PROCESS_WIDE.includes(n))
     expect(expressions.filter((e) => !e.expr.includes('consumer=~"$consumer"') && !processWide(e.expr))).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { dialectFor } from '../../../../src/adapters/clickhouse/clickhouse-dialect.js'
+import { dialectFor, pinnedInsertSettings } from '../../../../src/adapters/clickhouse/clickhouse-dialect.js'
 import { DEFAULT_MIGRATIONS_DIR } from '../../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { isMigrationFile, parseMigration } from '../../../../src/adapters/clickhouse/migration-file.parser.js'
 
@@ -32,4 +32,14 @@ describe('dialect by server version', () => {
     ['26.7.2.1', 'bound'],
     ['garbage', 'inline'],
   ])('%s → %s', (version, dialect) => expect(dialectFor(version)).toBe(dialect))
+})
+
+describe('insert settings pinned by server version', () => {
+  it.each([
+    ['18.16.1', {}],
+    ['21.10.2.15', {}],
+    ['21.11.1.1', { async_insert: 0 }],
+    ['24.8.4.13', { async_insert: 0 }],
+    ['garbage', {}],
+  ])('%s → %j', (version, settings) => expect(pinnedInsertSettings(version)).toEqual(settings))
 })

@@ -1,0 +1,104 @@
+import { developerWrites } from '../../domain/developer-writes.js'
+import { dayOf } from '../../domain/serving-links.js'
+import { PAIR_BREACHES, type PairBreach } from '../../domain/serving-window.js'
+import type { Clock } from '../ports/clock.port.js'
+import type { Logger } from '../ports/logger.port.js'
+import type { PairBreaches, ServingGaps } from '../ports/serving-gaps.port.js'
+import type { ServingIndex } from '../ports/serving-index.port.js'
+import { PeriodicPass } from './periodic-pass.js'
+
+/** Today and the two UTC days before it: what a replica held back or failed over may have missed. */
+export const RECONCILED_DAYS = 3
+
+/** Rows written per round; a day with more missing takes more rounds. */
+export const RECONCILE_ROUND_ROWS = 10_000
+
+/** Facts stored this recently may still be in their batch's serving step (retried through an outage): not gaps yet. */
+export const RECONCILE_SETTLE_MS = 10 * 60_000
+
+/** Rounds per day and pass: rows that do not become visible after being written (a replica behind) wait for the next pass. */
+const MAX_ROUNDS = 20
+
+export interface Repaired {
+  readonly views: number
+  readonly sessions: number
+}
+
+/** Told of each round's repairs, and of each pass's breaches over its days. */
+export interface ReconciliationObserver {
+  repaired(r: Repaired): void
+  breaches(b: PairBreaches): void
+}
+
+const unobserved: ReconciliationObserver = { repaired: () => undefined, breaches: () => undefined }
+
+/**
+ * Re-runs the serving step over the last days, as the backfill does, and writes only what is
+ * missing: a serving row the ingest's lookups missed (on a replicated cluster, a lookup that read
+ * a replica behind an acknowledged insert around a failover) is written within an interval, the
+ * developer's write count raised after it so that no cached answer outlives it. Then it counts the
+ * days' views outside the assumptions only both facts tell. Every instance runs it, the first
+ * pass one interval after start; rows written twice collapse like any redelivered row. A failed
+ * pass is logged and tried again at the next interval.
+ */
+export class ServingReconciliation {
+  private readonly periodic: PeriodicPass<Repaired>
+
+  constructor(
+    private readonly gaps: ServingGaps,
+    private readonly serving: ServingIndex,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    intervalMs: number,
+    private readonly observer: ReconciliationObserver = unobserved,
+    private readonly roundRows = RECONCILE_ROUND_ROWS,
+  ) {
+    this.periodic = new PeriodicPass(() => this.repairDays(), intervalMs)
+  }
+
+  /** Every interval from now on; an interval of 0 never runs. */
+  start(): void {
+    this.periodic.start()
+  }
+
+  stop(): void {
+    this.periodic.stop()
+  }
+
+  /** One pass over the last days (or the one still running): the rows written. */
+  pass(): Promise<Repaired> {
+    return this.periodic.run()
+  }
+
+  private async repairDays(): Promise<Repaired> {
+    const now = this.clock.now()
+    const today = dayOf(now)
+    const storedBefore = now - RECONCILE_SETTLE_MS
+    let views = 0
+    let sessions = 0
+    const breaches: Record<PairBreach, number> = { 'view-outside-session': 0, 'view-rows-apart': 0 }
+    try {
+      for (let day = today - RECONCILED_DAYS + 1; day <= today; day++) {
+        for (let round = 0; round < MAX_ROUNDS; round++) {
+          const gap = await this.gaps.missing(day, this.roundRows, storedBefore)
+          if (gap.views.length === 0 && gap.sessions.length === 0) break
+          await this.serving.write(gap.views, gap.sessions)
+          const writes = developerWrites({ views: gap.views.map((r) => r.keyDeveloperId), sessions: gap.sessions.map((r) => r.keyDeveloperId), funnel: [] })
+          await this.serving.written(writes)
+          views += gap.views.length
+          sessions += gap.sessions.length
+          this.observer.repaired({ views: gap.views.length, sessions: gap.sessions.length })
+          this.logger.warn({ day, views: gap.views.length, sessions: gap.sessions.length }, 'serving rows the ingest missed written by the reconciliation')
+          if (gap.views.length < this.roundRows && gap.sessions.length < this.roundRows) break
+        }
+        const found = await this.gaps.breaches(day, storedBefore)
+        for (const reason of PAIR_BREACHES) breaches[reason] += found[reason]
+      }
+      this.observer.breaches(breaches)
+    } catch (e) {
+      this.logger.warn({ err: e instanceof Error ? e.message : String(e), views, sessions }, 'serving reconciliation failed; tried again at the next interval')
+      throw e
+    }
+    return { views, sessions }
+  }
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseLinkPartitions } from '../../src/adapters/clickhouse/clickhouse-link-partitions.js'
+import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { ClickHouseServingGaps } from '../../src/adapters/clickhouse/clickhouse-serving-gaps.js'
+import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { ident, join, name, sql, uuid } from '../../src/adapters/clickhouse/sql-fragment.js'
+import { silentLogger } from '../../src/adapters/observability/silent-logger.js'
+import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
+import { ServingReconciliation } from '../../src/application/serving/serving-reconciliation.js'
+import { LinkRetention } from '../../src/application/serving/link-retention.js'
+import type { FactRow } from '../../src/domain/fact-row.js'
+import type { Guid } from '../../src/domain/guid.js'
+import { dimPath, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
+import { resetDatabase } from '../support/clickhouse.js'
+import { clusterSession, replicaSession, type Replica } from '../support/clickhouse-cluster.js'
+
+// Issue 44.1: two instances write through different replicas of the local cluster while neither
+// replica fetches the other's parts (SYSTEM STOP FETCHES): a session fact through one, its view
+// through the other, both orders and at once. Each side stores, then looks the other up; 18.16
+// writes a Distributed insert on the replica the request reached (whatever prefer_localhost_replica
+// and load_balancing say, measured) and a lookup reads one replica, so here both sides miss each
+// other, as they would for good without the reconciliation. Once the replicas fetch, one
+// reconciliation pass writes what they missed: every developer's answer has its session, through
+// either replica.
+const DATABASE = 'i44_serving_race'
+const through: Record<Replica, ClickHouseSession> = { 1: clusterSession(DATABASE, 1), 2: clusterSession(DATABASE, 2) }
+const local: Record<Replica, ClickHouseSession> = { 1: replicaSession(DATABASE, 1), 2: replicaSession(DATABASE, 2) }
+const NOW = Math.floor(Date.now() / 1000) * 1000
+const T = NOW - 3_600_000
+const PERIOD = { from: NOW - 3 * 86_400_000, to: NOW + 86_400_000 }
+const instance = (n: Replica) => new ServingFactStore(new ClickHouseFactStore(through[n]), new ClickHouseServingIndex(through[n]))
+const fetches = async (on: boolean) => {
+  for (const n of [1, 2] as const) await local[n].command(on ? sql`SYSTEM START FETCHES` : sql`SYSTEM STOP FETCHES`)
+}
+const eventually = async (ok: () => Promise<boolean>, ms: number) => {
+  for (const deadline = Date.now() + ms; !(await ok()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 500))
+}
+const sessionsOf = async (developerId: Guid, n: Replica) => (await new ClickHouseReadModel(through[n]).sessionTotals(developerId, PERIOD)).sessions
+
+beforeAll(async () => {
+  await resetDatabase(through[1])
+})
+afterAll(async () => {
+  await fetches(true).catch(() => undefined)
+  await Promise.all([...Object.values(through), ...Object.values(local)].map((s) => s.close()))
+})
+
+describe('the serving step on a replicated cluster', () => {
+  it('sessions and views written through different replicas that do not fetch: missed at ingest, written by the reconciliation', async () => {
+    await fetches(false)
+    const developers: Guid[] = []
+    const sessions: Guid[] = []
+    const pair = (): [Guid, FactRow[], FactRow[]] => {
+      const dev = dimPath()
+      const s = id()
+      developers.push(dev.developerId)
+      sessions.push(s)
+      return [dev.developerId, [sessionFact({ sessionId: s, at: T })], [viewFact(dev, s, T)]]
+    }
+    for (const [first, second] of [[1, 2], [2, 1]] as const) {
+      const [sessionFirst, session, view] = pair()
+      await instance(first).append(session, NOW)
+      await instance(second).append(view, NOW)
+      expect(await sessionsOf(sessionFirst, second), 'missed at ingest').toBe(0)
+      const [, session2, view2] = pair()
+      await instance(first).append(view2, NOW)
+      await instance(second).append(session2, NOW)
+    }
+    for (let i = 0; i < 3; i++) {
+      const [, session, view] = pair()
+      await Promise.all([instance(1).append(session, NOW), instance(2).append(view, NOW)])
+    }
+    await fetches(true)
+    const linked = async (n: Replica) =>
+      Number((await local[n].select<{ n: string }>(sql`SELECT uniqExact(SessionId) AS n FROM ${ident(DATABASE)}.session_links_local WHERE SessionId IN (${join(sessions.map(uuid), ', ')})`))[0]?.n)
+    for (const n of [1, 2] as const) {
+      for (const deadline = Date.now() + 60_000; (await linked(n)) < sessions.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 500))
+    }
+    const repaired = await new ServingReconciliation(new ClickHouseServingGaps(through[1]), new ClickHouseServingIndex(through[1]), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000).pass()
+    expect(repaired.sessions).toBeGreaterThanOrEqual(2)
+    for (const developerId of developers) {
+      for (const r of [1, 2] as const) {
+        // the other replica fetches the repaired rows moments later
+        await eventually(async () => (await sessionsOf(developerId, r)) === 1, 30_000)
+        expect(await sessionsOf(developerId, r), `developer ${developerId} through replica ${r}`).toBe(1)
+      }
+    }
+  })
+
+  it('link retention drops old months on every replica (ON CLUSTER)', async () => {
+    const partitions = new ClickHouseLinkPartitions(through[1])
+    const months = await partitions.list()
+    expect(months.length).toBeGreaterThan(0)
+    // a year after the facts: every link month is older than the window
+    const dropped = await new LinkRetention(partitions, 30, { now: () => NOW + 365 * 86_400_000 }, silentLogger).pass()
+    expect(dropped).toBe(months.length)
+    const linkParts = async (n: Replica) =>
+      Number((await local[n].select<{ n: string }>(sql`SELECT count() AS n FROM system.parts WHERE database = ${name(DATABASE)} AND active AND table IN ('view_links_local', 'session_view_links_local', 'session_links_local')`))[0]?.n)
+    for (const n of [1, 2] as const) {
+      // the other replica drops them from the replication log, moments later
+      for (const deadline = Date.now() + 30_000; (await linkParts(n)) > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 500))
+      expect(await linkParts(n), `replica ${n}`).toBe(0)
+    }
+  })
+})
