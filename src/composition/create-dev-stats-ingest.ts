@@ -28,7 +28,8 @@ import { LinkRetention } from '../application/serving/link-retention.js'
 import { ServingReconciliation } from '../application/serving/serving-reconciliation.js'
 import { ingestOps } from './ingest-ops.js'
 import type { PortOverrides } from './port-overrides.js'
-import { explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
+import { clickhouseStartupFailure, explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
+import { NETWORK_FAILURES } from '../adapters/connection-failure.js'
 import { redactUrl } from './security-config.js'
 import { StartupError } from './startup-error.js'
 import type { StoreAdapters } from './store.factory.js'
@@ -144,7 +145,12 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       pending = await store.pendingMigrations()
       incomplete = pending.length === 0 ? await store.servingIncomplete() : undefined
     } catch (e) {
-      throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+      const failure = config.store === 'clickhouse' ? await clickhouseStartupFailure(e, config) : undefined
+      throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config, failure)}`, {
+        cause: e,
+        retriable: failure === 'expects-tls' ? false : retriable(e),
+        networkFault: failure !== undefined && NETWORK_FAILURES.has(failure),
+      })
     }
     // an older schema would have the serving step fail on every batch: refuse it before consuming
     if (pending.length > 0) {
@@ -157,7 +163,8 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     try {
       await broker.check()
     } catch (e) {
-      throw new StartupError('broker-unreachable', `cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e) })
+      // the broker's probe calls only the network's failures retriable (ConnectionError)
+      throw new StartupError('broker-unreachable', `cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e), networkFault: retriable(e) })
     }
     ops.start()
     if (store.pressure) pressure.start()

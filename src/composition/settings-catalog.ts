@@ -90,7 +90,7 @@ export const SETTING_GROUPS: readonly Group[] = [
       { env: 'DEV_STATS_HTTP_PORT', meaning: '`/metrics`, `/health/live`, `/health/ready` and, with a read API key, `/v1/…`; `0`: no HTTP server' },
       { env: 'DEV_STATS_READY_MAX_RETRY_SECONDS', meaning: '`/health/ready` turns 503 when a consumer retries one batch longer than this' },
       { env: 'DEV_STATS_STOP_TIMEOUT_SECONDS', default: '`50`', range: '1–3600 seconds', meaning: '`start` only: how long a SIGTERM/SIGINT may take (finish the batches in flight, commit, leave the groups) before the service exits 1 anyway, committing nothing more: a backstop above the stop\'s own bounds with a server silent (docs/operations.md); keep it below the orchestrator\'s kill timeout' },
-      { env: 'DEV_STATS_STARTUP_TIMEOUT_SECONDS', default: '`60`', range: '0–3600 seconds', meaning: '`start` only: how long a network fault on the way to the broker at start-up (the connection reset, no answer, an answer cut short) is tried again, 1 s doubling to 15 s, before `start` exits 1 naming the address and the fault; `0`: never. Settings that are wrong (TLS, a certificate, a login) are not tried again' },
+      { env: 'DEV_STATS_STARTUP_TIMEOUT_SECONDS', default: '`60`', range: '0–3600 seconds', meaning: '`start` only: how long a network fault on the way to the broker or the store at start-up (the connection reset, no answer, an answer cut short) is tried again, 1 s doubling to 15 s, before `start` exits 1 naming the address and the fault; `0`: never. Settings that are wrong (TLS, a certificate, a login) are not tried again' },
       { env: 'DEV_STATS_LAG_INTERVAL_MS', meaning: 'how often consumer lag is read (the lag gauge and the dimension progress parked records wait on)' },
     ],
   },

@@ -5,8 +5,15 @@ export type StartupFailure = 'store-unreachable' | 'schema-outdated' | 'serving-
 
 /** `start()` failed before consuming: nothing was committed, `stop()` releases what was opened. */
 export class StartupError extends PortError {
-  constructor(readonly failure: StartupFailure, message: string, options: { cause: unknown; retriable: boolean }) {
+  /**
+   * A server was reached, then the connection was reset, went silent or was cut short (a proxy, a
+   * firewall, a restart): not a setting's fault, worth starting again shortly.
+   */
+  readonly networkFault: boolean
+
+  constructor(readonly failure: StartupFailure, message: string, options: { cause: unknown; retriable: boolean; networkFault?: boolean }) {
     super(message, options.retriable, { cause: options.cause })
     this.name = 'StartupError'
+    this.networkFault = options.networkFault ?? false
   }
 }

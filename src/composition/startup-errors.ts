@@ -1,5 +1,6 @@
 import { clickhouseFailureOf } from '../adapters/clickhouse/clickhouse-connection-failure.js'
 import type { ConnectionFailure } from '../adapters/connection-failure.js'
+import { answersTls } from '../adapters/answers-tls.js'
 import type { IngestConfig } from './config.js'
 
 const SASL_LOGIN = 'DEV_STATS_KAFKA_SASL_USERNAME and DEV_STATS_KAFKA_SASL_PASSWORD (or DEV_STATS_KAFKA_SASL_PASSWORD_FILE)'
@@ -29,9 +30,9 @@ const CLICKHOUSE_HINTS: Record<ConnectionFailure, string> = {
   'not-tls': 'the port does not speak TLS: use http:// in DEV_STATS_CLICKHOUSE_URL, or the HTTPS port of the server',
   unreachable: 'check DEV_STATS_CLICKHOUSE_URL',
   timeout: 'no answer in time: check DEV_STATS_CLICKHOUSE_URL',
-  reset: 'the connection was reset: a network fault between this host and the server',
-  silent: 'no answer: a network fault between this host and the server',
-  'cut-short': 'the answer was cut short: a network fault between this host and the server',
+  reset: 'the connection was reset, and the port answers no TLS handshake either: a network fault between this host and the server (a proxy, a firewall, a restart), not a setting: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
+  silent: 'no answer in time: a network fault between this host and the server (a proxy, a firewall, a half-open connection) or a server too busy to answer: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
+  'cut-short': 'the answer was cut short: a network fault between this host and the server, not a setting: start tries again until DEV_STATS_STARTUP_TIMEOUT_SECONDS',
 }
 
 /** Every secret of the configuration, masked wherever it might appear in a message. */
@@ -52,8 +53,26 @@ export const explainKafkaFailure = (e: unknown, config: IngestConfig): string =>
   return withHint(e, failure ? KAFKA_HINTS[failure] : undefined, config)
 }
 
-/** A ClickHouse start-up failure (StoreError from the probe) with the setting to check. */
-export const explainClickHouseFailure = (e: unknown, config: IngestConfig): string => {
+/**
+ * Why the ClickHouse server's start-up probe failed, as far as a setting or the network is to
+ * blame. A plain-HTTP request closed without an answer is a TLS port's doing only when that port
+ * answers a TLS handshake (`answersTls`); otherwise the network reset it. A request with no
+ * answer within its timeout: silence on the way.
+ */
+export const clickhouseStartupFailure = async (
+  e: unknown,
+  config: IngestConfig,
+  tlsAnswers: (host: string, port: number) => Promise<boolean> = answersTls,
+): Promise<ConnectionFailure | undefined> => {
   const failure = clickhouseFailureOf(e, config.clickhouse.url.toLowerCase().startsWith('https:'))
-  return withHint(e, failure ? CLICKHOUSE_HINTS[failure] : undefined, config)
+  if (failure === 'expects-tls') {
+    const { hostname, port } = new URL(config.clickhouse.url)
+    return (await tlsAnswers(hostname.replace(/^\[|\]$/g, ''), Number(port || 80))) ? 'expects-tls' : 'reset'
+  }
+  if (failure === undefined && /timeout/i.test(messageOf(e))) return 'silent'
+  return failure
 }
+
+/** A ClickHouse start-up failure (StoreError from the probe) with the setting to check. */
+export const explainClickHouseFailure = (e: unknown, config: IngestConfig, failure = clickhouseFailureOf(e, config.clickhouse.url.toLowerCase().startsWith('https:'))): string =>
+  withHint(e, failure ? CLICKHOUSE_HINTS[failure] : undefined, config)

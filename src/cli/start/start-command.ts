@@ -21,8 +21,9 @@ the consumer groups and exits 0 — or, if that takes longer than DEV_STATS_STOP
 (default 50: a wait the stop path does not bound itself), exits 1 without committing anything more.
 Logs are JSON lines on stdout (pino).
 
-A network fault on the way to the broker at start-up (a reset, no answer, an answer cut short)
-is tried again, 1 s doubling to 15 s, for DEV_STATS_STARTUP_TIMEOUT_SECONDS (default 60; 0: never).
+A network fault on the way to the broker or the store at start-up (a reset, no answer, an answer
+cut short) is tried again, 1 s doubling to 15 s, for DEV_STATS_STARTUP_TIMEOUT_SECONDS (default
+60; 0: never).
 
 Settings: the DEV_STATS_* environment variables (docs/configuration.md); dev-stats-ingest check
 tries them without starting anything.

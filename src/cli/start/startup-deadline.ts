@@ -12,10 +12,10 @@ export const startupTimeoutSeconds = (env: NodeJS.ProcessEnv): number =>
 
 /**
  * The wait before attempt `attempt + 1` when `e` is worth another attempt (a network fault on the
- * way to the broker: reset, silence, an answer cut short) and the deadline allows one; undefined
- * otherwise. 1 s doubling to 15 s, never past the deadline.
+ * way to the broker or the store: reset, silence, an answer cut short) and the deadline allows
+ * one; undefined otherwise. 1 s doubling to 15 s, never past the deadline.
  */
 export const retryStartIn = (e: StartupError, attempt: number, msLeft: number): number | undefined => {
-  if (e.failure !== 'broker-unreachable' || !e.retriable || msLeft <= 0) return undefined
+  if (!e.networkFault || msLeft <= 0) return undefined
   return Math.min(msLeft, LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** (attempt - 1))
 }

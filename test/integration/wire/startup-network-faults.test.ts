@@ -1,19 +1,18 @@
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import * as tls from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isolatedDeployment, type Deployment } from '../../support/deployment.js'
 import { KAFKA_BROKERS } from '../../support/kafka.js'
+import { clickhouseUrl } from '../../support/clickhouse.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
 import { removeRunResources } from '../../support/run-resources.js'
 import { OwnToxiproxy, type ToxicSpec, type WireProxy } from '../../support/toxiproxy.js'
+import { selfSignedCert } from '../../support/self-signed-cert.js'
 
 // Issue 47.2: `npm start` behind a proxy that resets, goes silent or cuts the broker's answers
 // short names the network fault, never TLS, and tries again until the fault is gone; in front of a
-// real TLS listener it still says TLS and does not wait.
+// real TLS listener it still says TLS and does not wait. The same for a reset on the way to
+// ClickHouse (found by the wire-fault soak: it was told as "use an https:// URL" and not retried).
 const KAFKA = KAFKA_BROKERS[0] as string
 
 const cases: readonly { readonly name: string; readonly failure: string; readonly said: RegExp; readonly toxics: readonly Omit<ToxicSpec, 'name'>[] }[] = [
@@ -59,11 +58,26 @@ describe('npm start behind a bad network at start-up', () => {
     }
   }, 240_000)
 
+  it('a reset on the way to ClickHouse: tried again, never told as HTTPS, consuming once it is gone', async () => {
+    const ch = await toxiproxy.proxy('startup-clickhouse', Number(new URL(clickhouseUrl()).port))
+    await ch.add({ name: 'reset-clickhouse', type: 'reset_peer', stream: 'downstream', attributes: { timeout: 0 } })
+    const s = new NpmStart({ ...d.env, DEV_STATS_KAFKA_BROKERS: KAFKA, DEV_STATS_CLICKHOUSE_URL: `http://127.0.0.1:${ch.port}` })
+    try {
+      await eventuallyAsync(() => s.logLine(/trying again$/) !== undefined || s.output.includes('dev-stats ingest:'), 90_000, `a retried start-up failure:\n${s.output}`)
+      expect(s.logLine(/trying again$/), s.output).toMatchObject({ failure: 'store-unreachable', attempt: 1 })
+      await ch.clear()
+      await eventuallyAsync(() => s.logLine(/^consuming from/) !== undefined || s.output.includes('dev-stats ingest:'), 120_000, `consuming after the fault:\n${s.output}`)
+      expect(s.logLine(/^consuming from/), s.output).toBeDefined()
+      expect(s.output).not.toMatch(/serves HTTPS|https:\/\//)
+    } finally {
+      await ch.clear()
+      await s.stop()
+    }
+  }, 240_000)
+
   it('a real TLS listener: says TLS at once and does not try again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dev-stats-tls-listener-'))
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' })
-    expect(made.status, made.stderr).toBe(0)
-    const server = tls.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) })
+    const cert = selfSignedCert()
+    const server = tls.createServer({ key: cert.key, cert: cert.cert })
     server.on('tlsClientError', () => undefined)
     const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)))
     try {
@@ -75,7 +89,7 @@ describe('npm start behind a bad network at start-up', () => {
       expect(s.logLine(/trying again$/), s.output).toBeUndefined()
     } finally {
       server.close()
-      rmSync(dir, { recursive: true, force: true })
+      cert.remove()
     }
   }, 120_000)
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { retryStartIn, startupTimeoutSeconds } from '../../../src/cli/start/startup-deadline.js'
 import { ConfigError, StartupError } from '../../../src/index.js'
 
-const failure = (f: StartupError['failure'], retriable: boolean) => new StartupError(f, 'cannot connect to Kafka at 127.0.0.1:1', { cause: undefined, retriable })
+const failure = (f: StartupError['failure'], networkFault: boolean) => new StartupError(f, 'cannot connect to 127.0.0.1:1', { cause: undefined, retriable: networkFault, networkFault })
 
 describe('start-up retries after a network fault', () => {
   it('waits 1 s doubling to 15 s, never past the deadline', () => {
@@ -12,9 +12,15 @@ describe('start-up retries after a network fault', () => {
     expect(retryStartIn(e, 1, 0)).toBeUndefined()
   })
 
+  it('tries the store again after a network fault on its way too', () => {
+    expect(retryStartIn(failure('store-unreachable', true), 1, 60_000)).toBe(1000)
+  })
+
   it('does not try again what a setting must fix, nor other start-up failures', () => {
     expect(retryStartIn(failure('broker-unreachable', false), 1, 60_000)).toBeUndefined()
-    expect(retryStartIn(failure('topics-missing', true), 1, 60_000)).toBeUndefined()
+    expect(retryStartIn(failure('store-unreachable', false), 1, 60_000)).toBeUndefined()
+    expect(retryStartIn(new StartupError('store-unreachable', 'x', { cause: undefined, retriable: true }), 1, 60_000)).toBeUndefined()
+    expect(retryStartIn(failure('topics-missing', false), 1, 60_000)).toBeUndefined()
   })
 
   it('reads DEV_STATS_STARTUP_TIMEOUT_SECONDS: 60 by default, 0 for never, refuses the rest', () => {

@@ -2,12 +2,10 @@ import { isIP, Socket } from 'node:net'
 import * as tls from 'node:tls'
 import { ConnectionError, transportFailureOf, type ConnectionFailure } from '../../connection-failure.js'
 import { usesTls, type KafkaSecurity } from './kafka-security.js'
+import { answersTls } from '../../answers-tls.js'
 
 const CORRELATION_ID = 0x64657673
 const CLIENT_ID = Buffer.from('dev-stats-probe')
-/** How long the follow-up TLS handshake may take (a TLS listener answers a ClientHello at once). */
-const TLS_CHECK_MS = 3000
-
 /** ApiVersions v0: the one request every Kafka listener answers before TLS or SASL is settled. */
 const apiVersionsRequest = (): Buffer => {
   const body = Buffer.alloc(4 + 2 + 2 + 4 + 2 + CLIENT_ID.length)
@@ -71,22 +69,6 @@ const open = (host: string, port: number, security: KafkaSecurity): Socket => {
     ...(keyPassword ? { passphrase: keyPassword } : {}),
   })
 }
-
-/** Whether `host:port` answers a TLS handshake (any TLS answer: a certificate, or an alert). */
-export const answersTls = (host: string, port: number, timeoutMs = TLS_CHECK_MS): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = tls.connect({ host, port, rejectUnauthorized: false, servername: isIP(host) ? undefined : host })
-    const done = (yes: boolean) => {
-      clearTimeout(timer)
-      socket.destroy()
-      resolve(yes)
-    }
-    const timer = setTimeout(() => done(false), timeoutMs)
-    socket.once('secureConnect', () => done(true))
-    // An alert (a client certificate required, no common cipher) is still a TLS listener talking.
-    socket.once('error', (e: NodeJS.ErrnoException) => done(/alert|SSL routines|ERR_SSL/i.test(`${e.code ?? ''} ${e.message}`) && e.code !== 'ECONNRESET'))
-    socket.once('close', () => done(false))
-  })
 
 /** Sends ApiVersions in plaintext and records what came back until the answer is complete, the connection ends or `timeoutMs`. */
 const askPlaintext = (socket: Socket, timeoutMs: number): Promise<PlaintextAnswer> =>

@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import * as tls from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectionError } from '../../../../src/adapters/connection-failure.js'
 import { PLAINTEXT } from '../../../../src/adapters/kafka/shared/kafka-security.js'
 import { classifyPlaintext, probeBroker } from '../../../../src/adapters/kafka/shared/kafka-transport-probe.js'
+import { selfSignedCert, type SelfSignedCert } from '../../../support/self-signed-cert.js'
 
 // Issue 47.2: silence, a reset and an answer cut short are the network's, not a TLS listener's.
 const CORRELATION = Buffer.from([0x64, 0x65, 0x76, 0x73])
@@ -44,19 +41,16 @@ const probeFailure = async (port: number): Promise<ConnectionError> => {
 
 describe('the start-up probe against listeners that behave as recorded', () => {
   const servers: Server[] = []
-  const cert = mkdtempSync(join(tmpdir(), 'dev-stats-probe-cert-'))
+  let cert: SelfSignedCert
   const serve = async (onRequest: (s: Socket) => void, server: Server = createServer()) => {
     server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', (s: Socket) => s.once('data', () => onRequest(s)))
     servers.push(server)
     return listen(server)
   }
-  beforeAll(() => {
-    const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(cert, 'key.pem'), '-out', join(cert, 'cert.pem')], { encoding: 'utf8' })
-    expect(r.status, r.stderr).toBe(0)
-  })
+  beforeAll(() => void (cert = selfSignedCert()))
   afterAll(() => {
     for (const s of servers) s.close()
-    rmSync(cert, { recursive: true, force: true })
+    cert?.remove()
   })
 
   it('a reset before any answer: reset, retriable, never TLS', async () => {
@@ -83,7 +77,7 @@ describe('the start-up probe against listeners that behave as recorded', () => {
   })
 
   it('a real TLS listener (Node\'s, which closes on plaintext bytes): expects-tls, not retriable', async () => {
-    const server = tls.createServer({ key: readFileSync(join(cert, 'key.pem')), cert: readFileSync(join(cert, 'cert.pem')) })
+    const server = tls.createServer({ key: cert.key, cert: cert.cert })
     server.on('tlsClientError', () => undefined)
     const e = await probeFailure(await serve(() => undefined, server))
     expect([e.failure, e.retriable]).toEqual(['expects-tls', false])
