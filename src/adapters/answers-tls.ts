@@ -20,7 +20,11 @@ export const answersTls = (host: string, port: number, timeoutMs = TLS_CHECK_MS)
     }
     const timer = setTimeout(() => done(false), timeoutMs)
     socket.once('secureConnect', () => done(true))
-    // An alert (a client certificate required, no common cipher) is still a TLS listener talking.
-    socket.once('error', (e: NodeJS.ErrnoException) => done(/alert|SSL routines|ERR_SSL/i.test(`${e.code ?? ''} ${e.message}`) && e.code !== 'ECONNRESET'))
+    // An alert (a client certificate required, no common cipher) is still a TLS listener talking;
+    // bytes that are no TLS record (a plain HTTP server's 400) are a listener that does not speak it.
+    socket.once('error', (e: NodeJS.ErrnoException) => {
+      const text = `${e.code ?? ''} ${e.message}`
+      done(/alert|SSL routines|ERR_SSL/i.test(text) && !/wrong.version.number|http.request|packet.length.too.long/i.test(text) && e.code !== 'ECONNRESET')
+    })
     socket.once('close', () => done(false))
   })

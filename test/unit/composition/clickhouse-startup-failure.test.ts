@@ -1,3 +1,4 @@
+import * as http from 'node:http'
 import { createServer, type Server } from 'node:net'
 import * as tls from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -44,14 +45,17 @@ describe('answersTls against real listeners', () => {
     cert?.remove()
   })
 
-  it('yes for a TLS listener, no for one that resets or stays silent', async () => {
+  it('yes for a TLS listener, no for one that resets, stays silent or answers in plain HTTP', async () => {
     const tlsServer = tls.createServer({ key: cert.key, cert: cert.cert })
     tlsServer.on('tlsClientError', () => undefined)
     const resetting = createServer((s) => s.resetAndDestroy())
     const silent = createServer(() => undefined)
-    servers.push(tlsServer, resetting, silent)
+    // a plain HTTP server answers a ClientHello with a 400: not TLS (ClickHouse's HTTP port behind a proxy that reset the first try)
+    const plainHttp = http.createServer((_, res) => res.end('ok'))
+    servers.push(tlsServer, resetting, silent, plainHttp)
     expect(await answersTls('127.0.0.1', await listen(tlsServer))).toBe(true)
     expect(await answersTls('127.0.0.1', await listen(resetting))).toBe(false)
     expect(await answersTls('127.0.0.1', await listen(silent), 500)).toBe(false)
+    expect(await answersTls('127.0.0.1', await listen(plainHttp))).toBe(false)
   })
 })
