@@ -15,9 +15,7 @@ export const LINK_RETENTION_INTERVAL_MS = 3_600_000
  * instance does it; a partition already dropped is not there to drop again. A failed pass is
  * logged and tried again at the next interval.
  */
-export class LinkRetention {
-  private readonly periodic: PeriodicPass<number>
-
+export class LinkRetention extends PeriodicPass<number> {
   constructor(
     private readonly partitions: LinkPartitions,
     private readonly latenessDays: number,
@@ -26,23 +24,11 @@ export class LinkRetention {
     private readonly dropped: (count: number) => void = () => undefined,
     intervalMs = LINK_RETENTION_INTERVAL_MS,
   ) {
-    this.periodic = new PeriodicPass(() => this.dropOld(), intervalMs)
+    super(intervalMs)
   }
 
-  start(): void {
-    this.periodic.start()
-  }
-
-  stop(): void {
-    this.periodic.stop()
-  }
-
-  /** One pass (or the one still running): the partitions dropped. */
-  pass(): Promise<number> {
-    return this.periodic.run()
-  }
-
-  private async dropOld(): Promise<number> {
+  /** The partitions dropped. */
+  protected async runPass(): Promise<number> {
     const firstKept = firstLinkDayKept(dayOf(this.clock.now()), this.latenessDays)
     let count = 0
     try {

@@ -1,20 +1,20 @@
 /**
- * Runs `work` every `intervalMs`, the first time one interval after `start` (0: never), one run at
- * a time: a run asked for while one is out joins it. A failed scheduled run is left to the next
- * interval (`work` reports its own failures).
+ * A pass run every `intervalMs`, the first time one interval after `start` (0: never), one at a
+ * time: a pass asked for while one is out joins it. A failed scheduled pass is left to the next
+ * interval (`runPass` reports its own failures).
  */
-export class PeriodicPass<T> {
+export abstract class PeriodicPass<T> {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<T> | undefined
 
-  constructor(
-    private readonly work: () => Promise<T>,
-    private readonly intervalMs: number,
-  ) {}
+  constructor(private readonly intervalMs: number) {}
+
+  /** What one pass does. */
+  protected abstract runPass(): Promise<T>
 
   start(): void {
     if (this.timer || this.intervalMs <= 0) return
-    this.timer = setInterval(() => void this.run().catch(() => undefined), this.intervalMs)
+    this.timer = setInterval(() => void this.pass().catch(() => undefined), this.intervalMs)
     this.timer.unref()
   }
 
@@ -23,8 +23,9 @@ export class PeriodicPass<T> {
     this.timer = undefined
   }
 
-  run(): Promise<T> {
-    this.running ??= this.work().finally(() => (this.running = undefined))
+  /** One pass now (or the one still running). */
+  pass(): Promise<T> {
+    this.running ??= this.runPass().finally(() => (this.running = undefined))
     return this.running
   }
 }

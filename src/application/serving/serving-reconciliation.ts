@@ -41,9 +41,7 @@ const unobserved: ReconciliationObserver = { repaired: () => undefined, breaches
  * pass one interval after start; rows written twice collapse like any redelivered row. A failed
  * pass is logged and tried again at the next interval.
  */
-export class ServingReconciliation {
-  private readonly periodic: PeriodicPass<Repaired>
-
+export class ServingReconciliation extends PeriodicPass<Repaired> {
   constructor(
     private readonly gaps: ServingGaps,
     private readonly serving: ServingIndex,
@@ -53,24 +51,11 @@ export class ServingReconciliation {
     private readonly observer: ReconciliationObserver = unobserved,
     private readonly roundRows = RECONCILE_ROUND_ROWS,
   ) {
-    this.periodic = new PeriodicPass(() => this.repairDays(), intervalMs)
+    super(intervalMs)
   }
 
-  /** Every interval from now on; an interval of 0 never runs. */
-  start(): void {
-    this.periodic.start()
-  }
-
-  stop(): void {
-    this.periodic.stop()
-  }
-
-  /** One pass over the last days (or the one still running): the rows written. */
-  pass(): Promise<Repaired> {
-    return this.periodic.run()
-  }
-
-  private async repairDays(): Promise<Repaired> {
+  /** The rows written. */
+  protected async runPass(): Promise<Repaired> {
     const now = this.clock.now()
     const today = dayOf(now)
     const storedBefore = now - RECONCILE_SETTLE_MS
