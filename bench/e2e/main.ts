@@ -12,6 +12,7 @@ import type { ProcessUsage } from './process-usage.js'
 import { serverCpu, serverCpuSince, serverPids, type ServerCpu } from './server-cpu.js'
 import { describeFloor, floorInChild, type Floor } from '../floor.js'
 import { execSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
@@ -197,19 +198,23 @@ const allTopics = async (o: BenchOptions): Promise<void> => {
   const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
   for (let round = 0; round < o.rounds; round++)
     for (const client of clients)
-      for (const dir of [...o.against, '.']) {
+      for (const [i, dir] of [...o.against, '.'].entries()) {
         const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
-        const suffix = suffixOf(`all ${label}`, round)
+        // the checkout's place in the pairing too: two checkouts of one commit get databases and groups of their own
+        const suffix = suffixOf(`all ${i} ${label}`, round)
         const db = `bench_${runId}_${suffix}`
         databases.push(db)
         const before = serverCpu(pids)
-        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, repo: dir === '.' ? undefined : dir })
+        const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
+        const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
+        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
         topics.push(...run.createdTopics)
         await run.ready
         const parts = watchParts(ch, db)
         const doneAt = await waitForAll(ch, db, expected)
         const servers = serverCpuSince(before, serverCpu(pids))
         const metrics = await (await fetch(`http://127.0.0.1:${run.httpPort}/metrics`)).text()
+        if (o.logDir) writeFileSync(`${o.logDir}/${suffix}.metrics`, metrics)
         const refusals = [...metrics.matchAll(/^dev_stats_store_too_many_parts_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0)
         const usage = await run.stop()
         const peaks = await parts.stop()

@@ -32,4 +32,16 @@ export const funnelRow = (
   businessKey: Guid,
   eventTime: Instant,
   sourceEventId: string,
-): FunnelRow => ({ ...path, eventDate: utcDate(eventTime), eventTime, stage, businessKey, sourceEventId })
+): FunnelRow => ({
+  developerId: path.developerId,
+  projectId: path.projectId,
+  buildingId: path.buildingId,
+  layoutGroupId: path.layoutGroupId,
+  layoutId: path.layoutId,
+  propertyObjectId: path.propertyObjectId,
+  eventDate: utcDate(eventTime),
+  eventTime,
+  stage,
+  businessKey,
+  sourceEventId,
+})

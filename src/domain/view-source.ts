@@ -31,8 +31,18 @@ const rawOf = (wire: unknown): string | null => {
   return typeof wire === 'string' ? wire : JSON.stringify(wire)
 }
 
+const ABSENT: ClassifiedViewSource = { source: UNKNOWN_VIEW_SOURCE, known: false, raw: null }
+/** Each configured list's known values, classified once: a view record of a known source allocates nothing here. */
+const knownOf = new WeakMap<readonly string[], ReadonlyMap<string, ClassifiedViewSource>>()
+const classifiedKnown = (known: readonly string[]): ReadonlyMap<string, ClassifiedViewSource> => {
+  let byWire = knownOf.get(known)
+  if (!byWire) knownOf.set(known, (byWire = new Map(known.map((k) => [k, { source: k, known: true, raw: k }]))))
+  return byWire
+}
+
 /** An unknown wire value is kept as Unknown (with a warning by the caller), never poison. */
 export const classifyViewSource = (wire: unknown, known: readonly string[] = DEFAULT_VIEW_SOURCES): ClassifiedViewSource => {
-  const match = typeof wire === 'string' && known.includes(wire)
-  return { source: match ? wire : UNKNOWN_VIEW_SOURCE, known: match, raw: rawOf(wire) }
+  if (wire === undefined || wire === null) return ABSENT
+  const hit = typeof wire === 'string' ? classifiedKnown(known).get(wire) : undefined
+  return hit ?? { source: UNKNOWN_VIEW_SOURCE, known: false, raw: rawOf(wire) }
 }

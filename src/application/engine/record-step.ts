@@ -5,7 +5,7 @@ import type { FactRow } from '../../domain/fact-row.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { poison, type Poison } from '../../domain/poison.js'
-import type { EventHandler, Interpretation } from '../handlers/event-handler.js'
+import { NO_WARNINGS, type EventHandler, type Interpretation } from '../handlers/event-handler.js'
 import type { BrokerRecord } from '../ports/broker.port.js'
 import { backoffDelay, type BackoffPolicy } from './backoff.js'
 import { attemptOf } from './side-records.js'
@@ -40,8 +40,6 @@ export const stepOf = (r: BrokerRecord, handler: EventHandler, now: Instant, see
   const warnings = i.warnings ?? NO_WARNINGS
   return i.kind === 'rows' ? { kind: 'rows', rows: i.rows, context, warnings } : { kind: 'enrich', request: i, attempt: attemptOf(r), context, warnings }
 }
-
-export const NO_WARNINGS: readonly string[] = []
 
 /** What a looked-up dimension means for one record waiting on it. */
 export type EnrichOutcome =

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { decideActionTracked, openViewFact, viewsFunnelRow, type ActionDecision } from '../../domain/action-tracked.js'
-import type { EventHandler, Interpretation } from './event-handler.js'
+import { NO_WARNINGS, type EventHandler, type Interpretation } from './event-handler.js'
 import { DEFAULT_HANDLER_SETTINGS, unknownViewSourceWarning, type HandlerSettings } from './handler-settings.js'
 
 export const ACTION_TRACKED_TOPIC = 'pin.user-activity.action-tracked.v1'
@@ -27,7 +27,7 @@ export const actionTrackedHandler = (
           { table: 'property_object_view_facts', row: openViewFact(context, p, path, d.viewSource) },
           { table: 'funnel_daily', row: viewsFunnelRow(context, p, path) },
         ],
-        warnings: d.viewSource.known ? [] : [unknownViewSourceWarning(d.viewSource.raw)],
+        warnings: d.viewSource.known ? NO_WARNINGS : [unknownViewSourceWarning(d.viewSource.raw)],
       }
     })(decideActionTracked(payload, now, settings.viewSources)),
 })

@@ -7,6 +7,9 @@ import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import type { Poison } from '../../domain/poison.js'
 
+/** The warnings of an event that has none: one shared array, not one per record. */
+export const NO_WARNINGS: readonly string[] = []
+
 /** What one event asks the engine to do, poison aside (that is the Left). */
 export type Interpretation =
   | { readonly kind: 'rows'; readonly rows: readonly FactRow[]; readonly warnings?: readonly string[] }

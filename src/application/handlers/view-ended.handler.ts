@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { closedViewFact, decideViewEnded, type ViewEndedDecision } from '../../domain/view-fact.js'
-import type { EventHandler, Interpretation } from './event-handler.js'
+import { NO_WARNINGS, type EventHandler, type Interpretation } from './event-handler.js'
 import { DEFAULT_HANDLER_SETTINGS, unknownViewSourceWarning, type HandlerSettings } from './handler-settings.js'
 
 export const VIEW_ENDED_TOPIC = 'pin.user-activity.property-object-view-ended.v1'
@@ -20,6 +20,6 @@ export const viewEndedHandler = (
       kind: 'enrich',
       propertyObjectId: d.payload.PropertyObjectId,
       complete: (path) => [{ table: 'property_object_view_facts', row: closedViewFact(context, d, path) }],
-      warnings: d.viewSource.known ? [] : [unknownViewSourceWarning(d.viewSource.raw)],
+      warnings: d.viewSource.known ? NO_WARNINGS : [unknownViewSourceWarning(d.viewSource.raw)],
     }))(decideViewEnded(payload, now, settings.viewSources)),
 })
