@@ -6,37 +6,67 @@ import { dayOf, type DayNumber, type DayedSessionLink, type ServingSessionRow, t
  * looked up (serving-links.ts says why this is enough). Pure: the same for every store.
  */
 
+/** A stored row of a view (the latest IngestionTime of its (FactId, DeveloperId)) and whether the batch has it. */
+interface HeldRow {
+  row: ViewLink
+  inBatch: boolean
+}
+
 /**
  * The view rows of a batch's views, each under the developers it belongs under. `found` is every
  * stored row of those views (the batch's own included). A batch row goes under every developer of
  * its view; an older row only under a developer that no stored row outside the batch carries (a
- * new one: a property object that moved), so the common case writes no row twice.
+ * new one: a property object that moved), so the common case writes no row twice. A view has a
+ * few rows: they are compared in place, with no key strings or maps per row.
  */
 export const viewCopies = (batch: readonly ViewLink[], found: readonly ViewLink[]): ServingViewRow[] => {
+  const views = new Map<Guid, HeldRow[]>()
   // a redelivered event enriched again may name another developer: a row is a (FactId, DeveloperId)
-  const rowKey = (r: ViewLink) => `${r.factId}/${r.developerId}`
-  const inBatch = new Set(batch.map(rowKey))
-  const views = new Map<Guid, Map<string, ViewLink>>()
-  for (const r of [...found, ...batch]) {
+  const hold = (r: ViewLink, inBatch: boolean) => {
     let rows = views.get(r.propertyObjectViewId)
-    if (!rows) views.set(r.propertyObjectViewId, (rows = new Map()))
-    // of a row stored more than once (a redelivery), the latest IngestionTime: the one a merge keeps
-    const kept = rows.get(rowKey(r))
-    if (!kept || r.ingestionTime >= kept.ingestionTime) rows.set(rowKey(r), r)
+    if (!rows) {
+      if (!inBatch) return
+      views.set(r.propertyObjectViewId, (rows = []))
+    }
+    const kept = rows.find((h) => h.row.factId === r.factId && h.row.developerId === r.developerId)
+    if (!kept) rows.push({ row: r, inBatch })
+    else {
+      kept.inBatch ||= inBatch
+      // of a row stored more than once (a redelivery), the latest IngestionTime: the one a merge keeps
+      if (r.ingestionTime > kept.row.ingestionTime) kept.row = r
+    }
   }
+  for (const r of batch) hold(r, true)
+  for (const r of found) hold(r, false)
   const copies: ServingViewRow[] = []
-  for (const viewId of new Set(batch.map((r) => r.propertyObjectViewId))) {
-    const rows = [...(views.get(viewId)?.values() ?? [])]
-    const developers = new Set(rows.map((r) => r.developerId))
-    const carriedOutside = new Set(rows.filter((r) => !inBatch.has(rowKey(r))).map((r) => r.developerId))
-    for (const r of rows) {
+  for (const rows of views.values()) {
+    const developers = distinctDevelopers(rows)
+    for (const { row, inBatch } of rows) {
       for (const d of developers) {
-        if (inBatch.has(rowKey(r)) || !carriedOutside.has(d)) copies.push({ ...r, keyDeveloperId: d })
+        if (inBatch || !rows.some((h) => !h.inBatch && h.row.developerId === d)) copies.push(servingViewRow(row, d))
       }
     }
   }
   return copies
 }
+
+const distinctDevelopers = (rows: readonly HeldRow[]): Guid[] => {
+  const developers: Guid[] = []
+  for (const { row } of rows) if (!developers.includes(row.developerId)) developers.push(row.developerId)
+  return developers
+}
+
+const servingViewRow = (r: ViewLink, keyDeveloperId: Guid): ServingViewRow => ({
+  propertyObjectViewId: r.propertyObjectViewId,
+  factId: r.factId,
+  developerId: r.developerId,
+  sessionId: r.sessionId,
+  isClosed: r.isClosed,
+  durationSeconds: r.durationSeconds,
+  eventTime: r.eventTime,
+  ingestionTime: r.ingestionTime,
+  keyDeveloperId,
+})
 
 /** A session fact with the days it is linked under (sessionDays of its start and last activity). */
 export interface SessionWithDays extends SessionLink {
@@ -47,29 +77,49 @@ export interface SessionWithDays extends SessionLink {
 export const sessionCopies = (facts: readonly SessionWithDays[], links: readonly SessionDeveloperLink[]): ServingSessionRow[] => {
   const linksOf = groupBy(links, (l) => l.sessionId)
   const copies: ServingSessionRow[] = []
-  for (const { days: linkedDays, ...fact } of facts) {
+  for (const fact of facts) {
     const found = linksOf.get(fact.sessionId)
     if (!found) continue
-    const days = new Set(linkedDays)
+    const days = new Set(fact.days)
     const developers = new Set(found.filter((l) => days.has(l.day)).map((l) => l.developerId))
-    for (const d of developers) copies.push({ ...fact, keyDeveloperId: d })
+    for (const d of developers) copies.push(servingSessionRow(fact, d))
   }
   return copies
 }
 
 /** The stored facts of a batch's view sessions under the developers of those view rows (a fact linked on the view's day). */
 export const sessionCopiesForViews = (batch: readonly ViewLink[], sessions: readonly DayedSessionLink[]): ServingSessionRow[] => {
-  const linked = groupBy(sessions, (s) => `${s.sessionId}@${s.day}`)
-  const copies = new Map<string, ServingSessionRow>()
+  const linked = groupBy(sessions, (s) => s.sessionId)
+  const copies: ServingSessionRow[] = []
+  // per developer, per FactId: where its copy is (the latest IngestionTime of the fact's rows)
+  const at = new Map<Guid, Map<string, number>>()
   for (const v of batch) {
-    for (const { day: _day, ...fact } of linked.get(`${v.sessionId}@${dayOf(v.eventTime)}`) ?? []) {
-      const key = `${v.developerId}/${fact.factId}`
-      const kept = copies.get(key)
-      if (!kept || fact.ingestionTime > kept.ingestionTime) copies.set(key, { ...fact, keyDeveloperId: v.developerId })
+    const facts = linked.get(v.sessionId)
+    if (!facts) continue
+    const day = dayOf(v.eventTime)
+    for (const fact of facts) {
+      if (fact.day !== day) continue
+      let byFact = at.get(v.developerId)
+      if (!byFact) at.set(v.developerId, (byFact = new Map()))
+      const i = byFact.get(fact.factId)
+      if (i === undefined) {
+        byFact.set(fact.factId, copies.length)
+        copies.push(servingSessionRow(fact, v.developerId))
+      } else if (fact.ingestionTime > (copies[i] as ServingSessionRow).ingestionTime) copies[i] = servingSessionRow(fact, v.developerId)
     }
   }
-  return [...copies.values()]
+  return copies
 }
+
+const servingSessionRow = (s: SessionLink, keyDeveloperId: Guid): ServingSessionRow => ({
+  sessionId: s.sessionId,
+  factId: s.factId,
+  durationSeconds: s.durationSeconds,
+  viewerKind: s.viewerKind,
+  eventTime: s.eventTime,
+  ingestionTime: s.ingestionTime,
+  keyDeveloperId,
+})
 
 const groupBy = <T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> => {
   const groups = new Map<string, T[]>()

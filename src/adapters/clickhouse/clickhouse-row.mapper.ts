@@ -10,6 +10,9 @@ export interface TableRow {
   readonly values: Record<string, unknown>
 }
 
+/** funnel_daily's rows are inserted into this Null-engine table; its materialized views fold them into states. */
+export const FUNNEL_INSERT_TABLE = 'funnel_events'
+
 /** One domain row as the JSONEachRow object of its insert table, IngestionTime (its text) stamped. */
 export const toTableRow = (fact: FactRow, IngestionTime: string): TableRow => {
   switch (fact.table) {
@@ -42,7 +45,7 @@ export const toTableRow = (fact: FactRow, IngestionTime: string): TableRow => {
     case 'funnel_daily': {
       const r = fact.row
       return {
-        table: 'funnel_events',
+        table: FUNNEL_INSERT_TABLE,
         values: {
           DeveloperId: r.developerId, ProjectId: r.projectId, BuildingId: r.buildingId, LayoutGroupId: r.layoutGroupId, LayoutId: r.layoutId,
           PropertyObjectId: r.propertyObjectId, EventDate: r.eventDate, Stage: r.stage, BusinessKey: r.businessKey,

@@ -4,7 +4,7 @@ import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { dateTimeText } from './datetime-text.js'
+import { servingSessionBody, servingViewBody } from './serving-bodies.js'
 import { date, ident, join, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
 
 /** A lookup reads a few granules of the days it names: one thread is plenty. */
@@ -81,15 +81,8 @@ export class ClickHouseServingIndex implements ServingIndex {
   }
 
   async write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> {
-    await this.session.insert('developer_view_facts', views.map((r) => ({
-      KeyDeveloperId: r.keyDeveloperId, PropertyObjectViewId: r.propertyObjectViewId, FactId: r.factId, DeveloperId: r.developerId,
-      SessionId: r.sessionId, IsClosed: r.isClosed ? 1 : 0, DurationSeconds: r.durationSeconds,
-      EventTime: dateTimeText(r.eventTime), IngestionTime: dateTimeText(r.ingestionTime),
-    })))
-    await this.session.insert('developer_session_facts', sessions.map((r) => ({
-      KeyDeveloperId: r.keyDeveloperId, SessionId: r.sessionId, FactId: r.factId, DurationSeconds: r.durationSeconds,
-      ViewerKind: r.viewerKind, EventTime: dateTimeText(r.eventTime), IngestionTime: dateTimeText(r.ingestionTime),
-    })))
+    if (views.length > 0) await this.session.insertJsonEachRow('developer_view_facts', servingViewBody(views))
+    if (sessions.length > 0) await this.session.insertJsonEachRow('developer_session_facts', servingSessionBody(sessions))
   }
 
   async written(writes: readonly DeveloperWrite[]): Promise<void> {

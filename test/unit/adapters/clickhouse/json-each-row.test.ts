@@ -42,6 +42,7 @@ describe('JSONEachRow bodies of the insert path', () => {
       viewFact(path, sessionId, at('2026-11-30T10:00:00Z'), true),
       { table: 'property_object_view_facts', row: { ...(viewFact(path, sessionId, 0).row as object), viewSourceRaw: odd, durationSeconds: Number.NaN } } as FactRow,
       funnelFact('Views', path, id(), at('2026-11-30T10:00:00Z')),
+      funnelFact('DealsCompleted', path, id(), at('2105-12-31T23:59:59Z')),
       dimFact(path, at('2026-11-30T10:00:00Z'), null),
       upperDimFact('project', id() as Guid, at('2026-11-30T10:00:00Z'), odd),
       sessionFact({ durationSeconds: Number.MAX_SAFE_INTEGER, at: DAY - 0.5 }),
@@ -54,16 +55,18 @@ describe('JSONEachRow bodies of the insert path', () => {
   it('any text in a row, and bodies past the first buffer: the same bytes as JSON.stringify, line counts right', () => {
     const path = dimPath()
     const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u007f', '\u0080', '\ud83d'))
-    const row = fc.tuple(text, text, fc.boolean()).map(([factId, raw, session]): FactRow =>
-      session
+    const row = fc.tuple(text, text, fc.constantFrom('session', 'view', 'funnel')).map(([factId, raw, kind]): FactRow =>
+      kind === 'session'
         ? sessionFact({ factId })
-        : ({ table: 'property_object_view_facts', row: { ...(viewFact(path, id(), at('2026-11-30T10:00:00Z')).row as object), factId, viewSourceRaw: raw } } as FactRow),
+        : kind === 'funnel'
+          ? ({ table: 'funnel_daily', row: { ...(funnelFact('Favorites', path, id(), at('2026-11-30T10:00:00Z')).row as object), eventDate: raw } } as FactRow)
+          : ({ table: 'property_object_view_facts', row: { ...(viewFact(path, id(), at('2026-11-30T10:00:00Z')).row as object), factId, viewSourceRaw: raw } } as FactRow),
     )
     fc.assert(
       fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
         const bodies = jsonEachRowBodies(rows, at('2026-11-30T10:00:07Z'))
         expect(asText(bodies)).toEqual(objectPath(rows, at('2026-11-30T10:00:07Z')))
-        for (const [table, body] of bodies) expect(body.lines).toBe(rows.filter((r) => r.table === table).length)
+        for (const [table, body] of bodies) expect(body.lines).toBe(rows.filter((r) => (r.table === 'funnel_daily' ? 'funnel_events' : r.table) === table).length)
       }),
     )
   })
