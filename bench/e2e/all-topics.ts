@@ -14,6 +14,8 @@ export interface Expected {
   readonly facts: Map<string, Set<string>>
   readonly stages: Map<string, Set<string>>
   readonly dims: Map<string, Set<string>>
+  /** Steady mode: when each fact's record was sent (epoch ms), by table, by its identity (FACT_KEY). */
+  readonly sentAt: Map<string, Map<string, number>>
 }
 
 /** The run's topic of each consumer (by registry key), and the registry topic it stands for. */
@@ -26,19 +28,27 @@ const add = (m: Map<string, Set<string>>, k: string, v: string) => {
   s.add(v)
 }
 
-/** Produces `n` records over every consumer's topic (`topics` by registry key) and returns what the store must hold. */
-export const produceAllTopics = async (brokers: readonly string[], topics: Readonly<Record<string, string>>, n: number): Promise<Expected> => {
+/**
+ * Produces `n` records over every consumer's topic (`topics` by registry key) and returns what the
+ * store must hold. `perSecond` > 0: at that rate (a tenth of a second's records at a time, event
+ * times current), each fact's send time kept; 0: as fast as the broker takes them.
+ */
+export const produceAllTopics = async (brokers: readonly string[], topics: Readonly<Record<string, string>>, n: number, perSecond = 0): Promise<Expected> => {
   const model = new TrafficModel({ seed: 37, poison: 0, late: 0, gap: 0, repeat: 0, structured: 0.2 })
   const topicOf = new Map(CONSUMERS.map((c) => [c.topic, topics[c.key] as string]))
-  const expected: Expected = { facts: new Map(), stages: new Map(), dims: new Map() }
+  const expected: Expected = { facts: new Map(), stages: new Map(), dims: new Map(), sentAt: new Map() }
   const kafka = new kafkajs.Kafka({ clientId: 'dev-stats-bench-all', brokers: [...brokers], logLevel: kafkajs.logLevel.NOTHING })
   const producer = kafka.producer({ allowAutoTopicCreation: false })
   await producer.connect()
   try {
-    const now = Date.now()
+    const started = Date.now()
+    const chunkSize = perSecond > 0 ? Math.max(1, Math.floor(perSecond / 10)) : 10_000
     let made = 0
     while (made < n) {
-      const chunk = made === 0 ? [...model.bootstrap(now, 200), ...model.next(now, Math.min(n, 10_000) - 200)] : model.next(now, Math.min(10_000, n - made))
+      if (perSecond > 0) await sleep(Math.max(0, started + (made * 1000) / perSecond - Date.now()))
+      const now = perSecond > 0 ? Date.now() : started
+      const size = Math.min(chunkSize, n - made)
+      const chunk = made === 0 ? [...model.bootstrap(now, 200), ...model.next(now, Math.max(0, size - 200))] : model.next(now, size)
       made += chunk.length
       const byTopic = new Map<string, kafkajs.Message[]>()
       for (const { record, entry } of chunk) {
@@ -47,7 +57,10 @@ export const produceAllTopics = async (brokers: readonly string[], topics: Reado
         if (!messages) byTopic.set(topic, (messages = []))
         messages.push({ key: record.key, value: record.value, headers: record.headers })
         if (entry.Outcome !== 'row') continue
-        if (entry.FactTable) add(expected.facts, entry.FactTable, entry.FactKey)
+        if (entry.FactTable) {
+          add(expected.facts, entry.FactTable, entry.FactKey)
+          if (perSecond > 0) sentAtOf(expected, entry.FactTable).set(entry.FactKey, now)
+        }
         if (entry.Stage) add(expected.stages, entry.Stage, entry.BusinessKey)
         if (entry.DimTable) add(expected.dims, entry.DimTable, entry.DimId)
       }
@@ -57,6 +70,33 @@ export const produceAllTopics = async (brokers: readonly string[], topics: Reado
     await producer.disconnect()
   }
   return expected
+}
+
+const sentAtOf = (e: Expected, table: string): Map<string, number> => {
+  let m = e.sentAt.get(table)
+  if (!m) e.sentAt.set(table, (m = new Map()))
+  return m
+}
+
+/**
+ * Steady mode: send-to-stored seconds of every fact (its first IngestionTime, whole seconds rounded
+ * up: an upper bound, minus its send time), p50 and p99 over the fact tables together.
+ */
+export const factLatencies = async (ch: ClickHouseClient, db: string, e: Expected): Promise<{ n: number; p50: number; p99: number; p99After10s: number }> => {
+  const timed: { sent: number; seconds: number }[] = []
+  for (const [table, sent] of e.sentAt) {
+    const r = await ch.query({ query: `SELECT ${FACT_KEY[table]} AS k, toUnixTimestamp(min(IngestionTime)) AS s FROM ${db}.${table} GROUP BY k`, format: 'JSONEachRow' })
+    for (const { k, s } of (await r.json()) as { k: string; s: string }[]) {
+      const at = sent.get(k)
+      if (at !== undefined) timed.push({ sent: at, seconds: ((Number(s) + 1) * 1000 - at) / 1000 })
+    }
+  }
+  const first = timed.reduce((a, t) => Math.min(a, t.sent), Number.POSITIVE_INFINITY)
+  const quantile = (xs: number[], x: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(x * xs.length))] ?? Number.NaN
+  const all = timed.map((t) => t.seconds)
+  // the first seconds' views can wait for dimensions sent beside them (parked, then retried): apart
+  const settled = timed.filter((t) => t.sent >= first + 10_000).map((t) => t.seconds)
+  return { n: all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), p99After10s: quantile(settled, 0.99) }
 }
 
 const one = async (ch: ClickHouseClient, query: string): Promise<number> => {

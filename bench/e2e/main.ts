@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
-import { allTopicsOf, produceAllTopics, shortfall, waitForAll, watchParts } from './all-topics.js'
+import { allTopicsOf, factLatencies, produceAllTopics, shortfall, waitForAll, watchParts } from './all-topics.js'
 import { describeReads, readerEnv, startReader } from './reads-during.js'
 
 const PARTITIONS = 3
@@ -187,7 +187,47 @@ const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[
 }
 
 /** --all-topics: every service line over a backlog on all 16 topics; what ClickHouse's parts did meanwhile. */
+/**
+ * --all-topics --steady RATE --seconds S: each service line consumes a fresh set of the 16 topics
+ * while RATE records a second are produced to them in the soak's shares, for S seconds; the table
+ * gives each fact's send-to-stored time (p50, p99 over the session and view facts).
+ */
+const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
+  const n = o.steady * o.seconds
+  const rows: string[] = []
+  const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
+  for (let round = 0; round < o.rounds; round++)
+    for (const client of clients)
+      for (const [i, dir] of [...o.against, '.'].entries()) {
+        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
+        const suffix = suffixOf(`steady ${i} ${label}`, round)
+        const byKey = allTopicsOf(`${runId}-${suffix.replace(/_/g, '-')}`)
+        topics.push(...Object.values(byKey))
+        await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
+        const db = `bench_${runId}_${suffix}`
+        databases.push(db)
+        const before = serverCpu(pids)
+        const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
+        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, logFile, repo: dir === '.' ? undefined : dir })
+        topics.push(...run.createdTopics)
+        await run.ready
+        const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
+        await waitForAll(ch, db, expected)
+        const servers = serverCpuSince(before, serverCpu(pids))
+        const usage = await run.stop()
+        const latency = await factLatencies(ch, db, expected)
+        const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
+        rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
+        console.log(`  ${rows.at(-1)}`)
+        if (!once) process.exitCode = 1
+      }
+  console.log(`\n${o.steady.toLocaleString('en')} records/s on all 16 topics for ${o.seconds} s (the soak's shares, clean), ${PARTITIONS} partitions each; send-to-stored of the session and view facts\n`)
+  console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | CPU s: service / ClickHouse / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|')
+  for (const r of rows) console.log(r)
+}
+
 const allTopics = async (o: BenchOptions): Promise<void> => {
+  if (o.steady > 0) return allTopicsSteady(o)
   const byKey = allTopicsOf(runId)
   topics.push(...Object.values(byKey))
   await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
