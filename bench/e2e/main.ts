@@ -208,7 +208,8 @@ const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
         databases.push(db)
         const before = serverCpu(pids)
         const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
-        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, logFile, repo: dir === '.' ? undefined : dir })
+        const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
+        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
         topics.push(...run.createdTopics)
         await run.ready
         const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
