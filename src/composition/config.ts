@@ -12,7 +12,7 @@ import { unknownSettingsError, unknownVariables } from './unknown-settings.js'
 export type { IngestConfig }
 
 /**
- * Record bytes held at most, by default: with the heap of `npm start` (160 MB old space, 32 MB
+ * Record bytes held at most, by default: with the heap of `npm start` (160 MB old space, 16 MB
  * semi-spaces), the clients' fetch buffers and the decoded rows, the process stays under 384 MB.
  */
 export const DEFAULT_MEMORY_BUDGET_MB = 48
