@@ -187,6 +187,34 @@ const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[
 }
 
 /** --all-topics: every service line over a backlog on all 16 topics; what ClickHouse's parts did meanwhile. */
+/** The service lines of an --all-topics run, in order: round, client, checkout (the others' before this one's). */
+const allTopicsLines = (o: BenchOptions, mode: 'all' | 'steady') => {
+  const lines: { client: 'kafkajs' | 'confluent'; dir: string; label: string; suffix: string }[] = []
+  const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
+  for (let round = 0; round < o.rounds; round++)
+    for (const client of clients)
+      for (const [i, dir] of [...o.against, '.'].entries()) {
+        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
+        // the checkout's place in the pairing too: two checkouts of one commit get databases and groups of their own
+        lines.push({ client, dir, label, suffix: suffixOf(`${mode} ${i} ${label}`, round) })
+      }
+  return lines
+}
+
+/** Starts one line's service on `byKey`'s topics with a database of its own; the servers' CPU counted from here. */
+const startAllTopicsService = async (o: BenchOptions, line: { client: 'kafkajs' | 'confluent'; dir: string; suffix: string }, byKey: Record<string, string>) => {
+  const { client, dir, suffix } = line
+  const db = `bench_${runId}_${suffix}`
+  databases.push(db)
+  const before = serverCpu(pids)
+  const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
+  const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
+  const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
+  topics.push(...run.createdTopics)
+  await run.ready
+  return { db, run, before }
+}
+
 /**
  * --all-topics --steady RATE --seconds S: each service line consumes a fresh set of the 16 topics
  * while RATE records a second are produced to them in the soak's shares, for S seconds; the table
@@ -195,33 +223,22 @@ const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[
 const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
   const n = o.steady * o.seconds
   const rows: string[] = []
-  const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
-  for (let round = 0; round < o.rounds; round++)
-    for (const client of clients)
-      for (const [i, dir] of [...o.against, '.'].entries()) {
-        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
-        const suffix = suffixOf(`steady ${i} ${label}`, round)
-        const byKey = allTopicsOf(`${runId}-${suffix.replace(/_/g, '-')}`)
-        topics.push(...Object.values(byKey))
-        await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
-        const db = `bench_${runId}_${suffix}`
-        databases.push(db)
-        const before = serverCpu(pids)
-        const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
-        const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
-        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
-        topics.push(...run.createdTopics)
-        await run.ready
-        const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
-        await waitForAll(ch, db, expected)
-        const servers = serverCpuSince(before, serverCpu(pids))
-        const usage = await run.stop()
-        const latency = await factLatencies(ch, db, expected)
-        const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
-        rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Sessions.toFixed(1)} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
-        console.log(`  ${rows.at(-1)}`)
-        if (!once) process.exitCode = 1
-      }
+  for (const service of allTopicsLines(o, 'steady')) {
+    const { label, suffix } = service
+    const byKey = allTopicsOf(`${runId}-${suffix.replace(/_/g, '-')}`)
+    topics.push(...Object.values(byKey))
+    await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
+    const { db, run, before } = await startAllTopicsService(o, service, byKey)
+    const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
+    await waitForAll(ch, db, expected)
+    const servers = serverCpuSince(before, serverCpu(pids))
+    const usage = await run.stop()
+    const latency = await factLatencies(ch, db, expected)
+    const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
+    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Sessions.toFixed(1)} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
+    console.log(`  ${rows.at(-1)}`)
+    if (!once) process.exitCode = 1
+  }
   console.log(`\n${o.steady.toLocaleString('en')} records/s on all 16 topics for ${o.seconds} s (the soak's shares, clean), ${PARTITIONS} partitions each; send-to-stored of the session and view facts\n`)
   console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | p99 s of session facts (no dimension) | CPU s: service / ClickHouse / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)
@@ -236,39 +253,27 @@ const allTopics = async (o: BenchOptions): Promise<void> => {
   const expected = await produceAllTopics(KAFKA_BROKERS, byKey, o.records)
   console.log(`produced ${o.records.toLocaleString('en')} records over ${Object.keys(byKey).length} topics in the soak's shares in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   const rows: string[] = []
-  const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
-  for (let round = 0; round < o.rounds; round++)
-    for (const client of clients)
-      for (const [i, dir] of [...o.against, '.'].entries()) {
-        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
-        // the checkout's place in the pairing too: two checkouts of one commit get databases and groups of their own
-        const suffix = suffixOf(`all ${i} ${label}`, round)
-        const db = `bench_${runId}_${suffix}`
-        databases.push(db)
-        const before = serverCpu(pids)
-        const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
-        const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
-        const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
-        topics.push(...run.createdTopics)
-        await run.ready
-        const parts = watchParts(ch, db)
-        const doneAt = await waitForAll(ch, db, expected)
-        const servers = serverCpuSince(before, serverCpu(pids))
-        const metrics = await (await fetch(`http://127.0.0.1:${run.httpPort}/metrics`)).text()
-        if (o.logDir) writeFileSync(`${o.logDir}/${suffix}.metrics`, metrics)
-        const refusals = [...metrics.matchAll(/^dev_stats_store_too_many_parts_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0)
-        const usage = await run.stop()
-        const peaks = await parts.stop()
-        floors.push(floorInChild())
-        const short = await shortfall(ch, db, expected)
-        const once = Object.values(short).every((n) => n === 0)
-        const [peakTable, peak] = [...peaks].reduce((a, b) => (b[1] > a[1] ? b : a), ['–', 0])
-        const cpu = [usage?.cpuSeconds, servers.clickhouse, servers.kafka]
-        const us = cpu.every((x) => x !== undefined) ? ((cpu as number[]).reduce((a, b) => a + b, 0) * 1e6) / o.records : undefined
-        rows.push(`| ${label} | ${((doneAt - run.startedAt) / 1000).toFixed(1)} | ${cpu.map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${us?.toFixed(1) ?? '–'} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${peak} (${peakTable}) | ${refusals} | ${once ? 'yes' : `no: ${JSON.stringify(short)}`} |`)
-        console.log(`  ${label}: ${rows.at(-1)}; peak active parts per table ${JSON.stringify(Object.fromEntries(peaks))}`)
-        if (!once) process.exitCode = 1
-      }
+  for (const service of allTopicsLines(o, 'all')) {
+    const { label, suffix } = service
+    const { db, run, before } = await startAllTopicsService(o, service, byKey)
+    const parts = watchParts(ch, db)
+    const doneAt = await waitForAll(ch, db, expected)
+    const servers = serverCpuSince(before, serverCpu(pids))
+    const metrics = await (await fetch(`http://127.0.0.1:${run.httpPort}/metrics`)).text()
+    if (o.logDir) writeFileSync(`${o.logDir}/${suffix}.metrics`, metrics)
+    const refusals = [...metrics.matchAll(/^dev_stats_store_too_many_parts_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0)
+    const usage = await run.stop()
+    const peaks = await parts.stop()
+    floors.push(floorInChild())
+    const short = await shortfall(ch, db, expected)
+    const once = Object.values(short).every((n) => n === 0)
+    const [peakTable, peak] = [...peaks].reduce((a, b) => (b[1] > a[1] ? b : a), ['–', 0])
+    const cpu = [usage?.cpuSeconds, servers.clickhouse, servers.kafka]
+    const us = cpu.every((x) => x !== undefined) ? ((cpu as number[]).reduce((a, b) => a + b, 0) * 1e6) / o.records : undefined
+    rows.push(`| ${label} | ${((doneAt - run.startedAt) / 1000).toFixed(1)} | ${cpu.map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${us?.toFixed(1) ?? '–'} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${peak} (${peakTable}) | ${refusals} | ${once ? 'yes' : `no: ${JSON.stringify(short)}`} |`)
+    console.log(`  ${label}: ${rows.at(-1)}; peak active parts per table ${JSON.stringify(Object.fromEntries(peaks))}`)
+    if (!once) process.exitCode = 1
+  }
   const lowest = floors.reduce((a, b) => (b.usPerRecord < a.usPerRecord ? b : a))
   console.log(`\n${describeFloor(lowest)}\n\nbacklog of ${o.records.toLocaleString('en')} records on all 16 topics (the soak's shares, clean), ${PARTITIONS} partitions each\n`)
   console.log('| consumer | time s | CPU s: service / ClickHouse / Kafka | all three µs/record | peak RSS MB | peak active parts of a partition (table) | code 252 refusals | every record once |\n|---|---|---|---|---|---|---|---|')
