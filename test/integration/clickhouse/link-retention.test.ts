@@ -1,42 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseLinkPartitions } from '../../../src/adapters/clickhouse/clickhouse-link-partitions.js'
 import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
-import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
-import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
 import { LinkRetention } from '../../../src/application/serving/link-retention.js'
 import { dayOf } from '../../../src/domain/serving-links.js'
 import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl } from '../../support/clickhouse.js'
+import { serverAndChdb } from '../../support/server-and-chdb.js'
 
 // Issue 44.4: the link tables are kept within the accepted lateness as a TTL would keep them
 // (18.16 has none), on the server and on chdb: the months older than the window are dropped from
 // all three, the facts stay, and the newer months answer their lookups as before.
 const DATABASE = 'i44_link_retention'
-const dir = mkdtempSync(join(tmpdir(), 'dev-stats-link-retention-'))
-const stores: readonly (readonly [string, ClickHouseSession])[] = [
-  ['18.16 server', serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })],
-  ['chdb', embeddedSession({ path: dir, database: DATABASE })],
-]
+const stores = serverAndChdb(DATABASE)
 const db = ident(DATABASE)
 const NOW = at('2026-12-04T12:00:00Z') // 30 days of lateness: link rows kept from 2026-10-02 on
 const OLD = at('2026-01-15T10:00:00Z')
 const RECENT = at('2026-11-20T10:00:00Z')
-
-afterAll(async () => {
-  for (const [, s] of stores) {
-    await s.command(sql`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined)
-    await s.close()
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
 
 describe.each(stores)('link retention on %s', (_, session) => {
   const partitions = new ClickHouseLinkPartitions(session)

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { ClickHouseServingGaps } from '../../../src/adapters/clickhouse/clickhouse-serving-gaps.js'
 import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
-import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
-import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql, uuid } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
 import type { PairBreaches } from '../../../src/application/ports/serving-gaps.port.js'
@@ -17,7 +11,7 @@ import { ServingFactStore } from '../../../src/application/serving/serving-fact-
 import { ServingReconciliation } from '../../../src/application/serving/serving-reconciliation.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import { dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl } from '../../support/clickhouse.js'
+import { serverAndChdb } from '../../support/server-and-chdb.js'
 
 // Issue 44.1 and 44.4: facts whose serving step missed (two lookups that did not see each other's
 // insert, as on a replica behind) are repaired by the reconciliation, on the 18.16 server and on
@@ -25,24 +19,12 @@ import { clickhouseUrl } from '../../support/clickhouse.js'
 // pass finds nothing; and the views of its days outside the assumptions only both facts tell are
 // counted.
 const DATABASE = 'i44_serving_reconciliation'
-const dir = mkdtempSync(join(tmpdir(), 'dev-stats-reconciliation-'))
-const stores: readonly (readonly [string, ClickHouseSession])[] = [
-  ['18.16 server', serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })],
-  ['chdb', embeddedSession({ path: dir, database: DATABASE })],
-]
+const stores = serverAndChdb(DATABASE)
 const db = ident(DATABASE)
 const NOW = Math.floor(Date.now() / 1000) * 1000
 const DAY = 86_400_000
 const T = NOW - 3_600_000
 const PERIOD = { from: NOW - 3 * DAY, to: NOW + DAY }
-
-afterAll(async () => {
-  for (const [, s] of stores) {
-    await s.command(sql`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined)
-    await s.close()
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
 
 describe.each(stores)('the serving reconciliation on %s', (_, session) => {
   const serving = new ClickHouseReadModel(session)
