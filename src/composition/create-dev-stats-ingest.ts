@@ -10,12 +10,6 @@ import type { Clock } from '../application/ports/clock.port.js'
 import type { Logger } from '../application/ports/logger.port.js'
 import { retriable } from '../application/ports/retriable.js'
 import { MissingTopicsError } from '../application/ports/topic-catalog.port.js'
-import type * as E from 'fp-ts/lib/Either.js'
-import type { DateRange, HierarchyFilter, Period } from '../application/ports/read-model.port.js'
-import type { AccessDenied, DeveloperActor } from '../application/read/actor.js'
-import type { FunnelStageReport } from '../application/read/get-conversion-funnel.js'
-import type { SessionMetrics } from '../application/read/get-developer-session-metrics.js'
-import type { ScopeLevel } from '../application/read/get-funnel-scope.js'
 import { requireChdb } from '../adapters/clickhouse/chdb-client.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
 import { consumersOf } from './consumers.js'
@@ -33,7 +27,10 @@ import { NETWORK_FAILURES } from '../adapters/connection-failure.js'
 import { redactUrl } from './security-config.js'
 import { StartupError } from './startup-error.js'
 import type { StoreAdapters } from './store.factory.js'
+import { readSideOf, type ReadSide } from './read-side.js'
 import { TOKENS } from './tokens.js'
+
+export type { ReadSide }
 
 export interface DevStatsIngestOptions {
   /** Settings; what is left out takes its documented default. `configFromEnv(process.env)` reads the variables of docs/configuration.md. */
@@ -44,16 +41,6 @@ export interface DevStatsIngestOptions {
   readonly registry?: Registry
   /** The host's own implementation of any port, in place of the configured one. */
   readonly ports?: Omit<PortOverrides, 'logger' | 'metrics'>
-}
-
-/** The read side, fail-closed: every call without a developer actor is `Left(accessDenied)`. */
-export interface ReadSide {
-  /** Sessions that viewed the actor's property objects in the period (spec §8). */
-  sessionMetrics(actor: DeveloperActor | null | undefined, period: Period): Promise<E.Either<AccessDenied, SessionMetrics>>
-  /** Funnel stages counted independently over the days; a lagging stage is marked preliminary. */
-  conversionFunnel(actor: DeveloperActor | null | undefined, range: DateRange, filter?: HierarchyFilter): Promise<E.Either<AccessDenied, readonly FunnelStageReport[]>>
-  /** The names of the funnel's developer and of each level its filter narrows to. */
-  funnelScope(actor: DeveloperActor | null | undefined, filter?: HierarchyFilter): Promise<E.Either<AccessDenied, readonly ScopeLevel[]>>
 }
 
 export interface DevStatsIngest {
@@ -200,11 +187,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     stop,
     migrate: () => store.migrate(),
     readiness: () => ops.readiness(),
-    read: {
-      sessionMetrics: container.get(TOKENS.GetSessionMetrics),
-      conversionFunnel: container.get(TOKENS.GetConversionFunnel),
-      funnelScope: container.get(TOKENS.GetFunnelScope),
-    },
+    read: readSideOf(container),
     registry,
     config,
     consumers: service.engines.map((e) => e.name),

@@ -7,13 +7,16 @@ import type { readApiHttpSettings } from './read-api-config.js'
 
 type ReadApiHttpSettings = ReturnType<typeof readApiHttpSettings>
 
+/** What the HTTP side answers from: one ingest instance, or the primary of `start --workers N` speaking for its workers. */
+export type OpsSource = Pick<DevStatsIngest, 'readiness' | 'read' | 'config'> & { readonly registry: Pick<DevStatsIngest['registry'], 'contentType' | 'metrics'> }
+
 /**
  * A host's HTTP side of one ingest instance, as `npm start` serves it: /metrics (the instance's
  * registry), /health/live and /health/ready (its readiness rule), and the read API (/v1/…) when
  * token settings are given (read-api-config.ts; no key set: no read API). Nothing when the port
  * is 0. Start it before `ingest.start()`: /health/ready says who has not joined yet.
  */
-export const serveOps = async (ingest: DevStatsIngest, http: IngestConfig['http'], logger: Logger, readApi?: TokenSettings, readApiHttp: ReadApiHttpSettings = { corsOrigins: [] }): Promise<OpsHttpServer | undefined> => {
+export const serveOps = async (ingest: OpsSource, http: IngestConfig['http'], logger: Logger, readApi?: TokenSettings, readApiHttp: ReadApiHttpSettings = { corsOrigins: [] }): Promise<OpsHttpServer | undefined> => {
   if (http.port === 0) return undefined
   const { registry } = ingest
   const server = await startOpsHttpServer({
