@@ -15,8 +15,9 @@ export class NpmStart {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   private readonly child: ChildProcess
 
-  constructor(env: Record<string, string>) {
-    this.child = spawn('npm', ['start', '--silent'], {
+  /** `args`: the command's own, after `npm start --` (e.g. `--workers 2`). */
+  constructor(env: Record<string, string>, args: readonly string[] = []) {
+    this.child = spawn('npm', ['start', '--silent', ...(args.length > 0 ? ['--', ...args] : [])], {
       cwd: repo,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { sql } from '../../adapters/clickhouse/sql-fragment.js'
 import { storeSession } from '../store-session.js'
 import { startupTimeoutSeconds } from '../start/startup-deadline.js'
 import { stopTimeoutSeconds } from '../start/stop-deadline.js'
+import { workersSetting } from '../start/workers/workers-setting.js'
 
 export interface CheckResult {
   readonly check: string
@@ -107,12 +108,14 @@ const readApiCheck = async (env: NodeJS.ProcessEnv): Promise<CheckResult> => {
  */
 const settingsOf = (env: NodeJS.ProcessEnv): { readonly config?: IngestConfig; readonly problems: readonly string[] } => {
   const problems: string[] = []
-  try {
-    stopTimeoutSeconds(env) // read by start only, checked here all the same
-    startupTimeoutSeconds(env)
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e
-    problems.push(e.message)
+  // read by start only, checked here all the same
+  for (const startOnly of [stopTimeoutSeconds, startupTimeoutSeconds, (e: NodeJS.ProcessEnv) => workersSetting(undefined, e)]) {
+    try {
+      startOnly(env)
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e
+      problems.push(e.message)
+    }
   }
   const rest = { ...env }
   for (;;) {

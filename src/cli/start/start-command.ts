@@ -1,18 +1,12 @@
 // `dev-stats-ingest start` (npm start): the standalone service, one host of the library's public
-// entry. Runs every enabled consumer against the configured broker and store until SIGTERM or
-// SIGINT, then finishes the in-flight batches, commits what was inserted and leaves the groups.
-import { pino, type Logger } from 'pino'
-import { decodeKafkaJsHeaderValuesAsText } from '../../adapters/kafka/kafkajs/kafkajs-record-decoder.js'
-import { serveOps } from '../../composition/ops.js'
-import { readApiHttpSettings, readApiSettings } from '../../composition/read-api-config.js'
-import {
-  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
-} from '../../index.js'
+// entry. One ingest process by default; with --workers N, a primary serving HTTP for N of them.
 import { flagCommand } from '../cli-command.js'
-import { STARTUP_TIMEOUT, retryStartIn, startupTimeoutSeconds } from './startup-deadline.js'
-import { STOP_TIMEOUT, stopTimeoutSeconds, stopWithin } from './stop-deadline.js'
+import { runIngestProcess } from './ingest-process.js'
+import { runPrimary } from './workers/primary.js'
+import { workerLink } from './workers/worker-link.js'
+import { MAX_WORKERS, workersSetting } from './workers/workers-setting.js'
 
-const HELP = `dev-stats-ingest start
+const HELP = `dev-stats-ingest start [--workers N|auto]
 
 Runs every enabled consumer against the configured broker and store, serves /metrics, /health
 and (with a DEV_STATS_READ_API_* key) the read API on DEV_STATS_HTTP_HOST:DEV_STATS_HTTP_PORT,
@@ -20,6 +14,16 @@ until SIGTERM or SIGINT: then finishes the batches in flight, commits what was i
 the consumer groups and exits 0 — or, if that takes longer than DEV_STATS_STOP_TIMEOUT_SECONDS
 (default 50: a wait the stop path does not bound itself), exits 1 without committing anything more.
 Logs are JSON lines on stdout (pino).
+
+  --workers N   run N ingest processes (1-${MAX_WORKERS}; default DEV_STATS_WORKERS, else 1), each a
+                member of every consumer group, behind one HTTP endpoint: /metrics carries every
+                worker's series labelled worker="1".."N", /health/ready is 200 when every worker
+                is ready, the read API is served by the primary. A worker that dies is restarted
+                (1 s, doubling to 30 s while it keeps dying within a minute); one that fails at
+                start-up (exit 1) or on a setting (exit 2) stops them all with its exit code.
+                SIGTERM/SIGINT stop every worker; exit 0 when each stopped cleanly. Needs Kafka
+                and DEV_STATS_STORE=clickhouse. auto: one a CPU, no more than the most partitions
+                of a topic the consumers read. Log lines of a worker carry "worker": its number.
 
 A network fault on the way to the broker or the store at start-up (a reset, no answer, an answer
 cut short) is tried again, 1 s doubling to 15 s, for DEV_STATS_STARTUP_TIMEOUT_SECONDS (default
@@ -32,86 +36,15 @@ Exit codes: 0 stopped on a signal; 1 the stop ran past its deadline, or a server
 the store lacking a migration, topics missing or the HTTP port taken (the reason on stderr);
 2 an invalid setting or the chosen optional client not installed.`
 
-const failed = (code: 1 | 2, message: string): number => {
-  process.stderr.write(`${code === 2 ? '' : 'dev-stats ingest: '}${message}\n`)
-  return code
-}
-
-const isSettingError = (e: unknown): e is Error => e instanceof ConfigError || e instanceof ConfluentClientMissing || e instanceof EmbeddedStoreMissing
-
-/** Resolves with the exit code once stopped (0 after a signal) or refused at start. */
-const serve = async (env: NodeJS.ProcessEnv): Promise<number> => {
-  let ingest: DevStatsIngest
-  let readApi: ReturnType<typeof readApiSettings>
-  let readApiHttp: ReturnType<typeof readApiHttpSettings>
-  let logger: Logger
-  let stopSeconds: number
-  let startupSeconds: number
-  try {
-    stopSeconds = stopTimeoutSeconds(env)
-    startupSeconds = startupTimeoutSeconds(env)
-    const config = configFromEnv(env)
-    // The read API is served beside /metrics only when a DEV_STATS_READ_API_* key is set.
-    readApi = readApiSettings(env)
-    readApiHttp = readApiHttpSettings(env)
-    // Every kafkajs consumer of this process is the library's: header values as text, no Buffer each.
-    decodeKafkaJsHeaderValuesAsText()
-    logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
-    ingest = createDevStatsIngest({ config, logger })
-  } catch (e) {
-    if (isSettingError(e)) return failed(2, e.message)
-    throw e
-  }
-  const { http } = ingest.config
-
-  let ops: Awaited<ReturnType<typeof serveOps>> | undefined
-  let stopped: (code: number) => void = () => undefined
-  const exit = new Promise<number>((resolve) => (stopped = resolve))
-  let stopping: Promise<void> | undefined
-  const shutdown = (signal: string) => {
-    stopping ??= (async () => {
-      logger.info({ signal }, 'stopping: finishing the in-flight batches')
-      const outcome = await stopWithin(stopSeconds, ingest.stop(), () =>
-        logger.error({ seconds: stopSeconds }, `stop deadline passed (${STOP_TIMEOUT}): exiting without committing anything more; the uncommitted records come again to whoever takes the partitions`),
-      )
-      if (outcome === 'deadline') return stopped(1)
-      await ops?.close()
-      logger.info({}, 'stopped')
-    })()
-    void stopping.then(() => stopped(0), (e: unknown) => {
-      logger.error({ err: String(e) }, 'unclean stop')
-      stopped(1)
-    })
-  }
-  // on, not once: npm passes the signal on as well, and a second SIGTERM must not kill the shutdown
-  process.on('SIGTERM', () => shutdown('SIGTERM'))
-  process.on('SIGINT', () => shutdown('SIGINT'))
-
-  try {
-    ops = await serveOps(ingest, http, logger, readApi, readApiHttp)
-  } catch (e) {
-    return failed(1, `cannot serve HTTP on ${http.host}:${http.port} (DEV_STATS_HTTP_PORT): ${String((e as Error).message ?? e)}`)
-  }
-  const deadline = Date.now() + startupSeconds * 1000
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ingest.start()
-      break
-    } catch (e) {
-      if (!(e instanceof StartupError)) throw e
-      const waitMs = stopping ? undefined : retryStartIn(e, attempt, deadline - Date.now())
-      if (waitMs === undefined) {
-        logger.error({ failure: e.failure, retriable: e.retriable, attempts: attempt }, e.message.split('\n')[0] ?? e.failure)
-        return failed(1, attempt > 1 ? `${e.message}\n  (${attempt} attempts over ${startupSeconds} s, ${STARTUP_TIMEOUT})` : e.message)
-      }
-      logger.warn({ failure: e.failure, attempt, retryInMs: waitMs }, `${e.message.split('\n')[0] ?? e.failure}; trying again`)
-      let timer: NodeJS.Timeout | undefined
-      const signalled = await Promise.race([exit.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), waitMs)))])
-      clearTimeout(timer)
-      if (signalled || stopping) return exit
-    }
-  }
-  return exit
-}
-
-export const run = flagCommand({ name: 'start', help: HELP, options: {}, run: (_, env) => serve(env) })
+export const run = flagCommand({
+  name: 'start',
+  help: HELP,
+  options: { workers: { type: 'string' } },
+  run: async (values, env) => {
+    // a worker runs this command again (the cluster module replays the primary's command line)
+    const worker = workerLink(env)
+    if (worker) return runIngestProcess(env, worker)
+    const setting = workersSetting(values.workers, env)
+    return setting.workers === 1 ? runIngestProcess(env) : runPrimary(setting, env)
+  },
+})

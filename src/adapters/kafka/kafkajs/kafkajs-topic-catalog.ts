@@ -43,6 +43,15 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
     })
   }
 
+  /** Partitions of each of `topics` the broker hosts, by name (one it does not host is absent, never created). */
+  async partitionCounts(topics: readonly string[]): Promise<ReadonlyMap<string, number>> {
+    return this.withAdmin('describe topics', async (admin) => {
+      const present = new Set(await admin.listTopics())
+      const { topics: described } = await admin.fetchTopicMetadata({ topics: topics.filter((t) => present.has(t)) })
+      return new Map(described.map((t) => [t.name, t.partitions.length]))
+    })
+  }
+
   private withAdmin<T>(what: string, f: (admin: Admin) => Promise<T>): Promise<T> {
     const kafka = new Kafka({
       clientId: this.options.clientId,
