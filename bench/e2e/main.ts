@@ -187,29 +187,30 @@ const steady = async (o: BenchOptions, sizes: readonly History[]): Promise<Line[
 }
 
 /** --all-topics: every service line over a backlog on all 16 topics; what ClickHouse's parts did meanwhile. */
-/** The service lines of an --all-topics run, in order: round, client, checkout (the others' before this one's). */
+/** The service lines of an --all-topics run, in order: round, client, worker count, checkout (the others' before this one's). */
 const allTopicsLines = (o: BenchOptions, mode: 'all' | 'steady') => {
-  const lines: { client: 'kafkajs' | 'confluent'; dir: string; label: string; suffix: string }[] = []
+  const lines: { client: 'kafkajs' | 'confluent'; dir: string; label: string; suffix: string; workers: number }[] = []
   const clients = (['kafkajs', 'confluent'] as const).filter((c) => o.only.includes(c))
   for (let round = 0; round < o.rounds; round++)
     for (const client of clients)
-      for (const [i, dir] of [...o.against, '.'].entries()) {
-        const label = `npm start, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
-        // the checkout's place in the pairing too: two checkouts of one commit get databases and groups of their own
-        lines.push({ client, dir, label, suffix: suffixOf(`${mode} ${i} ${label}`, round) })
-      }
+      for (const workers of o.workers)
+        for (const [i, dir] of [...o.against, '.'].entries()) {
+          const label = `npm start${workers > 1 ? ` --workers ${workers}` : ''}, ${client === 'confluent' ? 'librdkafka' : client} @ ${commitOf(dir)}`
+          // the checkout's place in the pairing too: two checkouts of one commit get databases and groups of their own
+          lines.push({ client, dir, label, suffix: suffixOf(`${mode} ${i} ${label}`, round), workers })
+        }
   return lines
 }
 
 /** Starts one line's service on `byKey`'s topics with a database of its own; the servers' CPU counted from here. */
-const startAllTopicsService = async (o: BenchOptions, line: { client: 'kafkajs' | 'confluent'; dir: string; suffix: string }, byKey: Record<string, string>) => {
-  const { client, dir, suffix } = line
+const startAllTopicsService = async (o: BenchOptions, line: { client: 'kafkajs' | 'confluent'; dir: string; suffix: string; workers: number }, byKey: Record<string, string>) => {
+  const { client, dir, suffix, workers } = line
   const db = `bench_${runId}_${suffix}`
   databases.push(db)
   const before = serverCpu(pids)
   const logFile = o.logDir ? `${o.logDir}/${suffix}.log` : undefined
   const profileDir = o.profileDir ? `${o.profileDir}/${suffix}` : undefined
-  const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir })
+  const run = await startService({ client, db, topic: byKey['SESSION_ENDED'] as string, topics: byKey, group: `bench-${runId}-${suffix}`, extraEnv: { DEV_STATS_FUNNEL_ENABLED: 'true' }, profileDir, logFile, repo: dir === '.' ? undefined : dir, workers })
   topics.push(...run.createdTopics)
   await run.ready
   return { db, run, before }

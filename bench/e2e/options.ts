@@ -33,6 +33,8 @@ export interface BenchOptions {
   readonly allTopics: boolean
   /** --reads RATE: one developer's reads through the read API during each service line's catch-up (0: none). */
   readonly reads: number
+  /** --workers 1,2 (--all-topics): each service line once per count, as `npm start -- --workers N`. */
+  readonly workers: readonly number[]
 }
 
 export type Contender = 'engine' | 'kafkajs' | 'confluent'
@@ -40,7 +42,7 @@ const CONTENDERS: readonly Contender[] = ['engine', 'kafkajs', 'confluent']
 
 const USAGE = `usage: npm run bench:e2e -- [--records N] [--steady RATE [--seconds S]] [--only engine,kafkajs,confluent]
                               [--big-batch ROWS[,ROWS…]] [--profile DIR] [--logs DIR] [--against CHECKOUT[,CHECKOUT…]] [--rounds N]
-                              [--history SCALE[,SCALE…]] [--all-topics] [--reads RATE]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
+                              [--history SCALE[,SCALE…]] [--all-topics [--workers N[,N…]]] [--reads RATE]   (env BENCH_HISTORY_DATABASES=<kept bench:read databases> reuses loads)`
 
 export const parseOptions = (all: readonly string[]): BenchOptions => {
   const argv = all.filter((a) => a !== '--all-topics')
@@ -59,10 +61,12 @@ export const parseOptions = (all: readonly string[]): BenchOptions => {
   }
   const only = (flags.get('only') ?? CONTENDERS.join(',')).split(',') as Contender[]
   if (only.some((c) => !CONTENDERS.includes(c))) throw new Error(`--only takes ${CONTENDERS.join(',')}\n${USAGE}`)
-  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history', 'reads'])
+  const known = new Set(['records', 'steady', 'seconds', 'only', 'big-batch', 'profile', 'logs', 'against', 'rounds', 'history', 'reads', 'workers'])
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}\n${USAGE}`)
+  const allTopics = all.includes('--all-topics')
+  if (flags.has('workers') && !allTopics) throw new Error(`--workers goes with --all-topics\n${USAGE}`)
   return {
-    allTopics: all.includes('--all-topics'),
+    allTopics,
     records: num('records', 200_000),
     reads: num('reads', 0),
     steady: num('steady', 0),
@@ -77,6 +81,11 @@ export const parseOptions = (all: readonly string[]): BenchOptions => {
     logDir: directory(flags.get('logs')),
     against: (flags.get('against') ?? '').split(',').filter((p) => p !== '').map(checkout),
     rounds: Math.max(1, num('rounds', 1)),
+    workers: (flags.get('workers') ?? '1').split(',').map((v) => {
+      const n = Number(v)
+      if (!Number.isInteger(n) || n < 1 || !/^\d+$/.test(v)) throw new Error(`--workers takes worker counts, e.g. 1,2\n${USAGE}`)
+      return n
+    }),
     history: (flags.get('history') ?? '').split(',').filter((v) => v !== '').map((v) => {
       const n = Number(v)
       if (!Number.isInteger(n) || n < 0 || !/^\d+$/.test(v)) throw new Error(`--history takes bench:read scales, 0 for an empty store, e.g. 0,4\n${USAGE}`)

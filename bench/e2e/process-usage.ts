@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
 export interface ProcessUsage {
-  /** Peak resident set (VmHWM) in MB. */
+  /** Peak resident set (VmHWM) in MB: of every process of the tree, summed (one process but with --workers). */
   readonly peakMb: number
   /** User + system CPU time in seconds of the process and its descendants: what it cost, whatever else ran. */
   readonly cpuSeconds: number
@@ -37,36 +37,50 @@ const statOf = (pid: number, path = `/proc/${pid}/stat`): Stat | undefined => {
 
 const allPids = (): number[] => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number)
 
-/** CPU seconds of `pid` and of every live descendant (a child still running has not been added to the parent's cutime). */
-export const treeCpuSeconds = (pid: number): number | undefined => {
+/** `pid` and every live descendant (a child still running has not been added to the parent's cutime). */
+const treeOf = (pid: number): Stat[] => {
   const root = statOf(pid)
-  if (!root) return undefined
+  if (!root) return []
   const children = new Map<number, Stat[]>()
   for (const p of allPids()) {
     const s = p === pid ? undefined : statOf(p)
     if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s])
   }
-  let total = 0
+  const tree: Stat[] = []
   const walk = (s: Stat) => {
-    total += s.cpuSeconds
+    tree.push(s)
     for (const c of children.get(s.pid) ?? []) walk(c)
   }
   walk(root)
-  return total
+  return tree
+}
+
+/** CPU seconds of `pid` and of every live descendant (`start --workers N`: the primary and its workers). */
+export const treeCpuSeconds = (pid: number): number | undefined => {
+  const tree = treeOf(pid)
+  return tree.length === 0 ? undefined : tree.reduce((n, s) => n + s.cpuSeconds, 0)
+}
+
+/** Peak resident set (VmHWM) of a process in kB; 0 once it is gone. */
+const peakKb = (pid: number): number => {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+  } catch {
+    return 0
+  }
 }
 
 /** Samples a process tree's /proc until stop(); the last sample wins (the process may be gone by then). */
 export const processUsage = (pid: number) => {
   let usage: ProcessUsage = { peakMb: 0, cpuSeconds: 0, mainThreadCpuSeconds: 0 }
   const sample = () => {
-    try {
-      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-      const mainThread = statOf(pid, `/proc/${pid}/task/${pid}/stat`)
-      const cpuSeconds = treeCpuSeconds(pid)
-      if (cpuSeconds !== undefined && mainThread) usage = { peakMb: Math.max(usage.peakMb, Number(kb ?? 0) / 1024), cpuSeconds, mainThreadCpuSeconds: mainThread.cpuSeconds }
-    } catch {
-      /* the process is gone: keep the last sample */
-    }
+    const tree = treeOf(pid)
+    const mainThread = statOf(pid, `/proc/${pid}/task/${pid}/stat`)
+    if (tree.length === 0 || !mainThread) return // the process is gone: keep the last sample
+    // each process's own peak, summed: with workers, what the primary and every worker held
+    const kb = tree.reduce((n, s) => n + peakKb(s.pid), 0)
+    const cpuSeconds = tree.reduce((n, s) => n + s.cpuSeconds, 0)
+    usage = { peakMb: Math.max(usage.peakMb, kb / 1024), cpuSeconds, mainThreadCpuSeconds: mainThread.cpuSeconds }
   }
   const timer = setInterval(sample, 200)
   return {

@@ -44,16 +44,18 @@ export interface ServiceSpec {
   readonly repo?: string
   /** Every consumer's source topic by registry key (--all-topics); default: only session-ended's is `topic`. */
   readonly topics?: Readonly<Record<string, string>>
+  /** Above 1: `npm start -- --workers N` (its figures are the primary's and its workers'). */
+  readonly workers?: number
 }
 
 export interface ServiceRun {
   readonly table: string
-  /** The service process (npm start's node). */
+  /** The service process (npm start's node; with workers, their primary). */
   readonly pid: number
   /** Topics made for this run (retry topics of its groups), to delete afterwards. */
   readonly createdTopics: readonly string[]
   readonly startedAt: number
-  /** Resolves when the service logged that it is consuming (every group joined). */
+  /** Resolves when the service logged that it is consuming (every group joined, by every worker). */
   readonly ready: Promise<number>
   /** Its /metrics, /health port on 127.0.0.1. */
   readonly httpPort: number
@@ -89,7 +91,8 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const cwd = spec.repo ?? repo
   const start = startLine(cwd)
   const startedAt = performance.now()
-  const child = spawn(process.execPath, [...profile, ...start.args], {
+  const workers = spec.workers ?? 1
+  const child = spawn(process.execPath, [...profile, ...start.args, ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd,
     env: { ...env, ...start.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,12 +102,14 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)))
+  // with workers, their primary says when the last of them is consuming
+  const consuming = workers > 1 ? '"msg":"every worker consuming"' : '"msg":"consuming from'
   const ready = new Promise<number>((resolveReady, reject) => {
     let tail = ''
     const onData = (d: Buffer) => {
       const seen = tail + d.toString()
       tail = seen.slice(-100) // a line split between two chunks
-      if (seen.includes('"msg":"consuming from')) {
+      if (seen.includes(consuming)) {
         child.stdout.off('data', onData)
         child.stdout.resume() // the default info log keeps flowing; read and drop it
         resolveReady(performance.now())
