@@ -85,7 +85,7 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
       const { primary, workers } = serviceTree(service.group)
       expect(primary).toBeDefined()
       expect(workers).toHaveLength(2)
-      expect(consumingWorkers().sort()).toEqual(logLines(service.output, /^worker \d started$/).map((e) => `${e['worker']}:${e['workerPid']}`).sort())
+      expect(consumingWorkers().sort()).toEqual(logLines(service.output, /^worker \d forked$/).map((e) => `${e['worker']}:${e['workerPid']}`).sort())
       await eventuallyAsync(async () => (await readyStatus(port)) === 200, 60_000, '/health/ready 200 once both joined')
 
       const { records, expected } = sessionStream(d.topicsOf('SESSION_ENDED').source, EVENTS)
@@ -97,7 +97,7 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
       expect(Object.keys(counted).sort()).toEqual(['1', '2'])
       expect(Object.values(counted).every((n) => n > 0), JSON.stringify(counted)).toBe(true)
 
-      const [killed] = logLines(service.output, /^worker 2 started$/)
+      const [killed] = logLines(service.output, /^worker 2 forked$/)
       process.kill(killed?.['workerPid'] as number, 'SIGKILL')
       await eventuallyAsync(() => logLines(service.output, /^worker 2 exited \(SIGKILL\): restarting it$/).length === 1, 30_000, `the restart:\n${service.output.slice(-3000)}`)
       await broker.producer().publish(records.slice(EVENTS / 2))
@@ -124,6 +124,24 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
       await broker.close()
     }
   }, 400_000)
+
+  it('a worker failing at start-up (its store lacks every migration) stops the others: exit 1, no restart', async () => {
+    const d = isolatedDeployment('kafkajs', 'workers-unmigrated', { DEV_STATS_HTTP_PORT: String(await freePort()) })
+    databases.push(d.database)
+    const admin = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: 'default' })
+    await admin.command(sql`CREATE DATABASE ${ident(d.database)}`)
+    await admin.close()
+    const service = new NpmStart(d.env, ['--workers', '2'])
+    try {
+      const exit = await Promise.race([service.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 60_000))])
+      expect(exit?.code, service.output.slice(-3000)).toBe(1)
+      expect(service.output).toContain('lacks the migrations')
+      expect(logLines(service.output, /^worker \d failed at start-up \(code 1\): stopping every worker$/)).toHaveLength(1)
+      expect(logLines(service.output, /restarting it$/)).toEqual([])
+    } finally {
+      await service.stop()
+    }
+  })
 
   it('--workers 0 exits 2 naming the flag and its range, before anything starts', () => {
     const r = npmRun(['start', '--', '--workers', '0'], { DEV_STATS_BROKER: 'kafkajs', DEV_STATS_STORE: 'clickhouse' })

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster'
 import { AggregatorRegistry } from 'prom-client'
 import type { Readiness } from '../../../application/ops/readiness.js'
 import type { Logger } from '../../../application/ports/logger.port.js'
-import { ANSWER_WAIT_MS, askWorker } from './ask-worker.js'
+import { ANSWER_WAIT_MS, questionsTo, type AskWorker } from './ask-worker.js'
 import { restartDelayMs } from './restart-delay.js'
 import { isStarted, WORKER_INDEX } from './worker-messages.js'
 import { workersReadiness } from './workers-readiness.js'
@@ -39,6 +39,7 @@ interface Exit {
 interface Slot {
   readonly index: number
   worker?: Worker
+  ask?: AskWorker
   exited?: Promise<Exit>
   consuming: boolean
   forkedAt: number
@@ -54,7 +55,10 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
 
   const fork = (slot: Slot): void => {
     const worker = cluster.fork({ ...o.env, DEV_STATS_HTTP_PORT: '0', [WORKER_INDEX]: String(slot.index) })
-    Object.assign(slot, { worker, consuming: false, forkedAt: Date.now(), restart: undefined })
+    slot.worker = worker
+    slot.ask = questionsTo(worker)
+    slot.consuming = false
+    slot.forkedAt = Date.now()
     slot.exited = new Promise((resolve) => worker.once('exit', (code: number | null, signal: string | null) => resolve({ code, signal })))
     void slot.exited.then((exit) => exited(slot, worker, exit))
     worker.on('error', (e: Error) => o.logger.warn({ worker: slot.index, err: String(e) }, 'worker channel failed'))
@@ -63,11 +67,14 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
       slot.consuming = true
       if (slots.every((s) => s.consuming)) o.logger.info({ workers: o.count }, 'every worker consuming')
     })
-    o.logger.info({ worker: slot.index, workerPid: worker.process.pid }, `worker ${slot.index} started`)
+    o.logger.info({ worker: slot.index, workerPid: worker.process.pid }, `worker ${slot.index} forked`)
   }
 
   const exited = (slot: Slot, worker: Worker, exit: Exit): void => {
-    if (slot.worker === worker) slot.worker = undefined
+    if (slot.worker === worker) {
+      slot.worker = undefined
+      slot.ask = undefined
+    }
     if (!restarting) return
     const how = exit.signal ?? `code ${exit.code}`
     // exit 2 is a setting; 1 before consuming a server, a migration or a topic missing: all N would fail alike
@@ -82,8 +89,8 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
   }
 
   const readinessOf = async (slot: Slot): Promise<Readiness> => {
-    if (!slot.worker) return { ready: false, reasons: ['not running (restarting)'] }
-    const answer = (await askWorker(slot.worker, 'readiness')) as Readiness | undefined
+    if (!slot.ask) return { ready: false, reasons: ['not running (restarting)'] }
+    const answer = (await slot.ask('readiness')) as Readiness | undefined
     return answer ?? { ready: false, reasons: [`no answer within ${ANSWER_WAIT_MS / 1000} s`] }
   }
 
@@ -106,7 +113,7 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
   return {
     readiness: async () => workersReadiness(await Promise.all(slots.map(readinessOf))),
     metrics: async () => {
-      const answers = await Promise.all(slots.map((s) => (s.worker ? askWorker(s.worker, 'metrics') : undefined)))
+      const answers = await Promise.all(slots.map((s) => s.ask?.('metrics')))
       return AggregatorRegistry.aggregate(answers.filter((a): a is object[] => Array.isArray(a))).metrics()
     },
     stop: () => (stopped ??= stop()),
