@@ -4,7 +4,7 @@
 export { brokerContract, type BrokerUnderTest } from './testing/contracts/broker.contract.js'
 export { consumerLagContract, type LagReaderUnderTest } from './testing/contracts/consumer-lag.contract.js'
 export { factStoreContract, type FactStoreFixture } from './testing/contracts/fact-store.contract.js'
-export { dimensionReaderContract, type DimensionReaderFixture } from './testing/contracts/dimension-reader.contract.js'
+export { dimensionReaderContract, versionedDimensionReaderContract, type DimensionReaderFixture } from './testing/contracts/dimension-reader.contract.js'
 export { dimensionNamesContract } from './testing/contracts/dimension-names.contract.js'
 export { stageProgressContract, type StageProgressFixture } from './testing/contracts/stage-progress.contract.js'
 export { viewMergeContract } from './testing/contracts/view-merge.contract.js'

@@ -106,6 +106,10 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxRows: whole(env, 'DEV_STATS_CATCHUP_MAX_ROWS', 4_000),
     maxBytes: whole(env, 'DEV_STATS_CATCHUP_MAX_BYTES', 16 * 1024 * 1024),
   },
+  dimensionCache: {
+    maxEntries: whole(env, 'DEV_STATS_DIMENSION_CACHE_ENTRIES', 20_000),
+    maxAgeSeconds: whole(env, 'DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS', 10),
+  },
   memoryBudgetMb: whole(env, 'DEV_STATS_MEMORY_BUDGET_MB', DEFAULT_MEMORY_BUDGET_MB),
   servingLatenessDays: whole(env, 'DEV_STATS_SERVING_LATENESS_DAYS', DEFAULT_SERVING_LATENESS_DAYS),
   servingReconcileMinutes: whole(env, 'DEV_STATS_SERVING_RECONCILE_MINUTES', 60),

@@ -24,6 +24,7 @@ import { PromMetrics } from '../adapters/observability/prom-metrics.js'
 import { InMemoryBroker } from '../adapters/memory/in-memory-broker.js'
 import { brokerAdaptersFor, provisioned, type BrokerAdapters } from './broker.factory.js'
 import { consumersOf } from './consumers.js'
+import { withDimensionCache } from './dimension-cache.js'
 import { storeFor, type StoreAdapters } from './store.factory.js'
 import { loadConfig, type IngestConfig } from './config.js'
 import { withOverrides, type PortOverrides } from './port-overrides.js'
@@ -88,7 +89,7 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.InMemoryTables).toDynamicValue(() => new InMemoryTables())
   let store: StoreAdapters | undefined
   const storeOf = (ctx: ResolutionContext): StoreAdapters =>
-    (store ??= withOverrides.store(storeFor(config, () => ctx.get(TOKENS.InMemoryTables)), overrides))
+    (store ??= withDimensionCache(withOverrides.store(storeFor(config, () => ctx.get(TOKENS.InMemoryTables)), overrides), config, ctx.get(TOKENS.Clock)))
   c.bind(TOKENS.StoreAdapters).toDynamicValue(storeOf)
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
   c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)

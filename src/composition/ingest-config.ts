@@ -51,6 +51,12 @@ export interface IngestConfig {
    */
   readonly catchUp: { readonly maxRows: number; readonly maxBytes: number }
   /**
+   * DEV_STATS_DIMENSION_CACHE_ENTRIES: property-object paths kept in the process (0 = every lookup
+   * asks the store); DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS: how long a path confirmed by the
+   * store is used without asking again (0 = no cache). Versions this process stores replace theirs at once.
+   */
+  readonly dimensionCache: { readonly maxEntries: number; readonly maxAgeSeconds: number }
+  /**
    * DEV_STATS_MEMORY_BUDGET_MB: the records this process holds (accepted and not yet committed,
    * parked copies waiting), over every consumer; a consumer that finds it spent pauses its
    * partitions until a commit gives room. At least one catch-up batch (`catchUp.maxBytes`).

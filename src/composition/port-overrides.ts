@@ -27,6 +27,7 @@ export interface PortOverrides {
   readonly topicCatalog?: TopicCatalog
   readonly lagReader?: () => ConsumerLagReader
   readonly factStore?: FactStore
+  /** Behind the process's dimension cache when it also implements VersionedDimensionReader (docs/ingest-rules.md). */
   readonly dimensionReader?: DimensionReader
   readonly readModel?: ReadModel
   readonly stageProgress?: StageProgressReader

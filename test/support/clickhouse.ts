@@ -2,6 +2,7 @@ import { inject } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
+import { CachedDimensionReader } from '../../src/adapters/cache/cached-dimension-reader.js'
 import { ClickHouseDimensionReader } from '../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
@@ -80,9 +81,16 @@ export const stageProgressFixture = async (session: ClickHouseSession): Promise<
   return { store: new ClickHouseFactStore(session), progress: new ClickHouseStageProgressReader(session) }
 }
 
-export const dimensionReaderFixture = async (session: ClickHouseSession): Promise<DimensionReaderFixture> => {
+export const dimensionReaderFixture = async (session: ClickHouseSession): Promise<DimensionReaderFixture & { dimensions: ClickHouseDimensionReader }> => {
   await resetDatabase(session)
   return { store: new ClickHouseFactStore(session), dimensions: new ClickHouseDimensionReader(session) }
+}
+
+/** The same reader behind the process's dimension cache, its fact store feeding it (as the composition wires them). */
+export const cachedDimensionReaderFixture = async (session: ClickHouseSession): Promise<DimensionReaderFixture> => {
+  const { store, dimensions } = await dimensionReaderFixture(session)
+  const cache = new CachedDimensionReader(dimensions, systemClock, { maxEntries: 100, maxAgeMs: 60_000 })
+  return { store: cache.feeding(store), dimensions: cache }
 }
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))

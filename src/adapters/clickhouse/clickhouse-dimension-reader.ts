@@ -1,4 +1,4 @@
-import type { DimensionReader } from '../../application/ports/dimension-reader.port.js'
+import type { VersionedDimensionReader, VersionedPath } from '../../application/ports/dimension-reader.port.js'
 import type { DimensionPath } from '../../domain/dimension-path.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
@@ -13,22 +13,28 @@ const CHUNK = 5000
  * (uuidSet): with a toUUID('…') call per id the lookups cost ClickHouse 15 % more CPU on the
  * all-topics backlog (docs/performance.md).
  */
-export class ClickHouseDimensionReader implements DimensionReader {
+export class ClickHouseDimensionReader implements VersionedDimensionReader {
   constructor(private readonly session: ClickHouseSession) {}
 
   async latestPaths(propertyObjectIds: readonly Guid[]): Promise<ReadonlyMap<Guid, DimensionPath>> {
-    const ids = [...new Set(propertyObjectIds)]
     const paths = new Map<Guid, DimensionPath>()
+    for (const [id, { path }] of await this.latestVersionedPaths(propertyObjectIds)) paths.set(id, path)
+    return paths
+  }
+
+  async latestVersionedPaths(propertyObjectIds: readonly Guid[]): Promise<ReadonlyMap<Guid, VersionedPath>> {
+    const ids = [...new Set(propertyObjectIds)]
+    const paths = new Map<Guid, VersionedPath>()
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK)
-      const rows = await this.session.select<{ Id: Guid; p: [Guid, Guid, Guid, Guid, Guid] }>(sql`
-        SELECT Id, argMax(tuple(DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId), Version) AS p
+      const rows = await this.session.select<{ Id: Guid; p: [Guid, Guid, Guid, Guid, Guid]; v: string }>(sql`
+        SELECT Id, argMax(tuple(DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId), Version) AS p, max(Version) AS v
         FROM ${ident(this.session.database)}.dim_property_object
         WHERE Id IN ${uuidSet(chunk)}
         GROUP BY Id`)
-      for (const { Id, p } of rows) {
+      for (const { Id, p, v } of rows) {
         const [developerId, projectId, buildingId, layoutGroupId, layoutId] = p
-        paths.set(Id, { developerId, projectId, buildingId, layoutGroupId, layoutId, propertyObjectId: Id })
+        paths.set(Id, { path: { developerId, projectId, buildingId, layoutGroupId, layoutId, propertyObjectId: Id }, version: Number(v) })
       }
     }
     return paths

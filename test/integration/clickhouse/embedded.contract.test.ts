@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import { afterAll, describe } from 'vitest'
 import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
 import type { Dialect } from '../../../src/adapters/clickhouse/sql-fragment.js'
-import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
+import { dimensionReaderContract, versionedDimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
 import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, cachedFactStoreFixture, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { DATABASE, cachedFactStoreFixture, cachedDimensionReaderFixture, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
 // the inline renderer forced, so the 18.16 fallback path is proven on a current ClickHouse too.
@@ -28,6 +28,8 @@ const suite = (dialect: Dialect) =>
     viewMergeContract(`embedded chdb (${dialect}), cached reads`, () => cachedFactStoreFixture(session))
     dimensionNamesContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     dimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
+    versionedDimensionReaderContract(`embedded chdb (${dialect})`, () => dimensionReaderFixture(session))
+    dimensionReaderContract(`embedded chdb (${dialect}), behind the dimension cache`, () => cachedDimensionReaderFixture(session))
     stageProgressContract(`embedded chdb (${dialect})`, () => stageProgressFixture(session))
   })
 

@@ -1,11 +1,11 @@
 import { afterAll } from 'vitest'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
-import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
+import { dimensionReaderContract, versionedDimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, cachedFactStoreFixture, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { DATABASE, cachedDimensionReaderFixture, cachedFactStoreFixture, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
@@ -18,6 +18,8 @@ factStoreContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(
 viewMergeContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(session, 'facts'))
 dimensionNamesContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 dimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
+versionedDimensionReaderContract('ClickHouse server (HTTP)', () => dimensionReaderFixture(session))
+dimensionReaderContract('ClickHouse server (HTTP), behind the dimension cache', () => cachedDimensionReaderFixture(session))
 stageProgressContract('ClickHouse server (HTTP)', () => stageProgressFixture(session))
 
 // The same reads through the read cache: every contract case writes, reads, writes again and

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
 import { resolveConsumer } from '../../../src/application/consumers/consumer-topics.js'
+import { ClickHouseDimensionReader } from '../../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { Guid } from '../../../src/domain/guid.js'
@@ -115,6 +116,17 @@ describe.each(KAFKA_ADAPTERS)('npm start as the README says (%s)', (adapter) => 
         `every stage counted once:\n${service.output.slice(-3000)}`)
       expect(await counts()).toMatchObject(expected)
       for (const [key] of FUNNEL_EVENTS) expect(await endOffset(d.topicOf(key).deadLetter)).toBe(0)
+
+      // The object moves to another developer: once the move is stored, the next favorite is the
+      // new developer's, though the favorites consumer looked the object up (and cached it) before.
+      const moved = { ...path(), PropertyObjectId: p.PropertyObjectId }
+      await broker.producer().publish([binaryRecord(d.topicOf('PROPERTY_OBJECT_UPSERTED').source, propertyObjectUpsertedPayload(moved, { UpsertedAt: '2026-11-02T00:00:00Z' }))])
+      const dims = new ClickHouseDimensionReader(session)
+      await eventuallyAsync(async () => (await dims.latestPaths([p.PropertyObjectId as Guid])).get(p.PropertyObjectId as Guid)?.developerId === moved.DeveloperId, 60_000, 'the move stored')
+      await broker.producer().publish([binaryRecord(d.topicOf('FAVORITES').source, funnelEventPayload('FavoriteId', p.PropertyObjectId))])
+      const favoritesOf = async (developerId: string) => (await readModel.funnelCounts(developerId as Guid, { fromDate: '2026-11-30', toDate: '2026-11-30' }, {})).Favorites
+      await eventuallyAsync(async () => (await favoritesOf(moved.DeveloperId)) >= 1, 60_000, `the favorite after the move counted for the new developer:\n${service.output.slice(-2000)}`)
+      expect([await favoritesOf(p.DeveloperId), await favoritesOf(moved.DeveloperId)]).toEqual([1, 1])
       await session.close()
       await broker.close()
     } finally {

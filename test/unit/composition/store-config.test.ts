@@ -5,7 +5,10 @@ import { TOKENS } from '../../../src/composition/tokens.js'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
 import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
-import type { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
+import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
+import type { FactStore } from '../../../src/application/ports/fact-store.port.js'
+import { CachedDimensionReader, DimensionFeedingFactStore } from '../../../src/adapters/cache/cached-dimension-reader.js'
+import { ClickHouseDimensionReader } from '../../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
@@ -50,7 +53,11 @@ describe('store settings', () => {
   it('the container binds the store adapters DEV_STATS_STORE selects, synchronously and without connecting', () => {
     const resolve = (env: Record<string, string>) => createContainer(loadConfig({ DEV_STATS_LOG_LEVEL: 'silent', ...env }))
     // every store keeps the serving tables the read model reads
-    const factsOf = (c: ReturnType<typeof resolve>) => c.get<ServingFactStore>(TOKENS.FactStore).facts
+    // the store's own fact store, behind the dimension cache's feed where the cache is on
+    const factsOf = (c: ReturnType<typeof resolve>) => {
+      const store = c.get<FactStore>(TOKENS.FactStore)
+      return (store instanceof DimensionFeedingFactStore ? (store.inner as ServingFactStore) : (store as ServingFactStore)).facts
+    }
     expect(factsOf(resolve({}))).toBeInstanceOf(InMemoryFactStore)
     const server = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: 'http://127.0.0.1:1' })
     expect(factsOf(server)).toBeInstanceOf(ClickHouseFactStore)
@@ -60,6 +67,21 @@ describe('store settings', () => {
     expect(innerOf(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_CLUSTER: 'c' }).get(TOKENS.ReadModel))).toBeInstanceOf(ClickHouseReadModel)
     expect(innerOf(resolve({}).get(TOKENS.ReadModel))).toBeInstanceOf(InMemoryReadModel)
     expect(factsOf(resolve({ DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }))).toBeInstanceOf(ClickHouseFactStore)
+  })
+
+  it('puts the dimension cache in front of every store reader that tells versions, fed by the fact store; off at 0 entries or 0 seconds', () => {
+    const resolve = (env: Record<string, string>) => createContainer(loadConfig({ DEV_STATS_LOG_LEVEL: 'silent', ...env }))
+    const stores: Record<string, string>[] = [{}, { DEV_STATS_STORE: 'clickhouse' }, { DEV_STATS_STORE: 'embedded', DEV_STATS_EMBEDDED_PATH: '/nonexistent/never-opened' }]
+    for (const store of stores) {
+      const c = resolve(store)
+      expect(c.get(TOKENS.DimensionReader)).toBeInstanceOf(CachedDimensionReader)
+      expect(c.get(TOKENS.FactStore)).toBeInstanceOf(DimensionFeedingFactStore)
+    }
+    expect(resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_DIMENSION_CACHE_ENTRIES: '0' }).get(TOKENS.DimensionReader)).toBeInstanceOf(ClickHouseDimensionReader)
+    const off = resolve({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS: '0' })
+    expect(off.get(TOKENS.DimensionReader)).toBeInstanceOf(ClickHouseDimensionReader)
+    expect(off.get(TOKENS.FactStore)).toBeInstanceOf(ServingFactStore)
+    expect(loadConfig({}).dimensionCache).toEqual({ maxEntries: 20_000, maxAgeSeconds: 10 })
   })
 
   it('DEV_STATS_READ_CACHE_ENTRIES (10,000; 0 for none) and _MAX_STALE_SECONDS (0; at most 300), a clear error otherwise', () => {

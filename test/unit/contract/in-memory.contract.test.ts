@@ -4,7 +4,7 @@ import { InMemoryReadModel, type InMemoryViewSessionSource } from '../../../src/
 import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
 import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
-import { dimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
+import { dimensionReaderContract, versionedDimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
@@ -24,10 +24,12 @@ for (const source of ['serving', 'facts'] as const) {
 }
 dimensionNamesContract('in-memory', inMemory('serving'))
 
-dimensionReaderContract('in-memory', async () => {
+const inMemoryDimensions = async () => {
   const tables = new InMemoryTables()
   return { store: new InMemoryFactStore(tables), dimensions: new InMemoryDimensionReader(tables) }
-})
+}
+dimensionReaderContract('in-memory', inMemoryDimensions)
+versionedDimensionReaderContract('in-memory', inMemoryDimensions)
 
 stageProgressContract('in-memory', async () => {
   const tables = new InMemoryTables()
