@@ -80,9 +80,9 @@ export const convertEnv = (env: Env): IngestConfig => ({
     flushesInFlight: whole(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
     sinkBackoff: { initialMs: whole(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000), maxMs: whole(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000) },
     parking: {
-      maxAttempts: whole(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 8),
+      maxAttempts: whole(env, 'DEV_STATS_PARKING_MAX_ATTEMPTS', 10),
       backoff: {
-        initialMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 5000),
+        initialMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_INITIAL_MS', 1000),
         maxMs: whole(env, 'DEV_STATS_PARKING_BACKOFF_MAX_MS', 300_000),
       },
       maxInMemory: whole(env, 'DEV_STATS_PARKING_MAX_IN_MEMORY', DEFAULT_PARKING_MAX_IN_MEMORY),
@@ -110,6 +110,7 @@ export const convertEnv = (env: Env): IngestConfig => ({
     maxEntries: whole(env, 'DEV_STATS_DIMENSION_CACHE_ENTRIES', 20_000),
     maxAgeSeconds: whole(env, 'DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS', 10),
   },
+  dimensionFlushIntervalMs: whole(env, 'DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', 500),
   memoryBudgetMb: whole(env, 'DEV_STATS_MEMORY_BUDGET_MB', DEFAULT_MEMORY_BUDGET_MB),
   servingLatenessDays: whole(env, 'DEV_STATS_SERVING_LATENESS_DAYS', DEFAULT_SERVING_LATENESS_DAYS),
   servingReconcileMinutes: whole(env, 'DEV_STATS_SERVING_RECONCILE_MINUTES', 60),

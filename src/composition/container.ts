@@ -63,7 +63,8 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
     tracer: ctx.get(TOKENS.Tracer),
-    config: { ...config.engine, servingLatenessDays: config.servingLatenessDays, ...(config.catchUp.maxRows > config.engine.maxBatchRows ? { catchUp: config.catchUp } : {}) },
+    // facts naming a new property object find it sooner: fewer parked, none parked for a whole interval
+    config: { ...config.engine, ...(handler.feedsDimensionLookup ? { flushIntervalMs: Math.min(config.engine.flushIntervalMs, config.dimensionFlushIntervalMs) } : {}), servingLatenessDays: config.servingLatenessDays, ...(config.catchUp.maxRows > config.engine.maxBatchRows ? { catchUp: config.catchUp } : {}) },
   })
 }
 

@@ -56,6 +56,8 @@ export interface IngestConfig {
    * store is used without asking again (0 = no cache). Versions this process stores replace theirs at once.
    */
   readonly dimensionCache: { readonly maxEntries: number; readonly maxAgeSeconds: number }
+  /** DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS: the flush interval of the consumers that write the looked-up dimension (dim_property_object), when shorter than `engine.flushIntervalMs`. */
+  readonly dimensionFlushIntervalMs: number
   /**
    * DEV_STATS_MEMORY_BUDGET_MB: the records this process holds (accepted and not yet committed,
    * parked copies waiting), over every consumer; a consumer that finds it spent pauses its

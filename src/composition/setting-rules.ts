@@ -86,6 +86,7 @@ export const SETTING_RULES: readonly SettingRule[] = [
   rule('readCache.maxStaleSeconds', 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', (c) => c.readCache.maxStaleSeconds, wholeUpTo(300, '0-300 seconds')),
   rule('dimensionCache.maxEntries', 'DEV_STATS_DIMENSION_CACHE_ENTRIES', (c) => c.dimensionCache.maxEntries, wholeUpTo(1_000_000, 'a whole number up to 1000000, 0 for none')),
   rule('dimensionCache.maxAgeSeconds', 'DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS', (c) => c.dimensionCache.maxAgeSeconds, wholeUpTo(300, '0-300 seconds')),
+  rule('dimensionFlushIntervalMs', 'DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', (c) => c.dimensionFlushIntervalMs, (v) => (Number.isSafeInteger(v) && (v as number) >= 10 && (v as number) <= 3_600_000 ? undefined : `must be 10-3600000 ms, got ${shown(v)}`)),
   rule('catchUp.maxRows', 'DEV_STATS_CATCHUP_MAX_ROWS', (c) => c.catchUp.maxRows, wholeUpTo(1_000_000, 'a whole number up to 1000000 (at most the batch size: never grows)')),
   rule('catchUp.maxBytes', 'DEV_STATS_CATCHUP_MAX_BYTES', (c) => c.catchUp.maxBytes, (v) => (Number.isSafeInteger(v) && (v as number) >= 1_048_576 && (v as number) <= 268_435_456 ? undefined : `must be 1048576-268435456 bytes (1-256 MiB), got ${shown(v)}`)),
   rule('memoryBudgetMb', 'DEV_STATS_MEMORY_BUDGET_MB', (c) => c, (c) =>

@@ -70,6 +70,7 @@ export const SETTING_GROUPS: readonly Group[] = [
     settings: [
       { env: 'DEV_STATS_BATCH_MAX_ROWS', meaning: 'a batch is inserted at this many records' },
       { env: 'DEV_STATS_FLUSH_INTERVAL_MS', meaning: 'a non-empty batch is inserted at the latest after this' },
+      { env: 'DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', meaning: "the same for the property-object consumer, when shorter: a view or funnel event naming an object created a moment before finds it stored sooner instead of being parked" },
       { env: 'DEV_STATS_FLUSHES_IN_FLIGHT', meaning: "sealed batches of one consumer inserting at once (commits stay in batch order)" },
       { env: 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', meaning: 'first delay before retrying a failed insert or publish (doubling)' },
       { env: 'DEV_STATS_SINK_BACKOFF_MAX_MS', meaning: 'longest such delay' },

@@ -40,7 +40,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   maxBatchRows: 1000,
   flushIntervalMs: 5000,
   sinkBackoff: { initialMs: 1000, maxMs: 60_000 },
-  parking: { maxAttempts: 8, backoff: { initialMs: 5000, maxMs: 300_000 }, maxInMemory: DEFAULT_PARKING_MAX_IN_MEMORY, gapMaxWaitMs: DEFAULT_GAP_MAX_WAIT_MS },
+  parking: { maxAttempts: 10, backoff: { initialMs: 1000, maxMs: 300_000 }, maxInMemory: DEFAULT_PARKING_MAX_IN_MEMORY, gapMaxWaitMs: DEFAULT_GAP_MAX_WAIT_MS },
 }
 
 export interface EngineTopics {

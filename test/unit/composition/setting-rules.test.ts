@@ -39,6 +39,7 @@ const INVALID: readonly (readonly [env: string, value: string, host: IngestSetti
   ['DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', '301', { readCache: { maxStaleSeconds: 301 } }],
   ['DEV_STATS_DIMENSION_CACHE_ENTRIES', '1000001', { dimensionCache: { maxEntries: 1_000_001 } }],
   ['DEV_STATS_DIMENSION_CACHE_MAX_AGE_SECONDS', '301', { dimensionCache: { maxAgeSeconds: 301 } }],
+  ['DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', '5', { dimensionFlushIntervalMs: 5 }],
   ['DEV_STATS_CATCHUP_MAX_ROWS', '1000001', { catchUp: { maxRows: 1_000_001 } }],
   ['DEV_STATS_CATCHUP_MAX_BYTES', '1024', { catchUp: { maxBytes: 1024 } }],
   // issue 46.1: a budget that cannot hold one batch at DEV_STATS_CATCHUP_MAX_BYTES (16 MiB)
