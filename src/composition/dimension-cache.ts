@@ -8,7 +8,7 @@ const versioned = (reader: DimensionReader): reader is VersionedDimensionReader 
 
 /**
  * The store's dimension reader behind the process's dimension cache, and its fact store feeding
- * the cache what it stores, where the reader tells versions (ClickHouse, chdb) and the cache is on.
+ * the cache what it stores, where the reader tells versions (the store's own: ClickHouse, chdb, memory) and the cache is on.
  */
 export const withDimensionCache = (store: StoreAdapters, { dimensionCache }: IngestConfig, clock: Clock): StoreAdapters => {
   const { dimensionReader, factStore } = store

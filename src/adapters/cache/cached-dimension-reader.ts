@@ -12,7 +12,7 @@ import type { PropertyObjectDimRow } from '../../domain/property-object-dim.js'
 export interface DimensionCacheOptions {
   /** Paths kept, least recently used dropped first. */
   readonly maxEntries: number
-  /** A path the store confirmed (or this process stored) this recently is used without asking the store. */
+  /** A path the store confirmed this recently is used without asking the store again. */
   readonly maxAgeMs: number
 }
 
