@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../../../src/cli/cli.js'
-import { restartDelayMs } from '../../../src/cli/start/workers/restart-delay.js'
+import { restartAttempt, restartDelayMs } from '../../../src/cli/start/workers/restart-delay.js'
 import { workersReadiness } from '../../../src/cli/start/workers/workers-readiness.js'
 import { refuseUnshared, workerCount, workersSetting } from '../../../src/cli/start/workers/workers-setting.js'
 import { ConfigError } from '../../../src/index.js'
@@ -76,10 +76,10 @@ describe('--workers and DEV_STATS_WORKERS', () => {
 describe('a worker that dies is restarted', () => {
   it('after 1 s, doubling to 30 s while it keeps dying within a minute, 1 s again after a longer run', () => {
     const delays: number[] = []
-    let previous: number | undefined
-    for (let i = 0; i < 8; i++) delays.push((previous = restartDelayMs(previous, 2_000)))
+    let attempt: number | undefined
+    for (let i = 0; i < 8; i++) delays.push(restartDelayMs((attempt = restartAttempt(attempt, 2_000))))
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000])
-    expect(restartDelayMs(30_000, 60_000)).toBe(1000)
+    expect(restartDelayMs(restartAttempt(attempt, 60_000))).toBe(1000)
   })
 })
 

@@ -3,7 +3,7 @@ import { AggregatorRegistry } from 'prom-client'
 import type { Readiness } from '../../../application/ops/readiness.js'
 import type { Logger } from '../../../application/ports/logger.port.js'
 import { ANSWER_WAIT_MS, questionsTo, type AskWorker } from './ask-worker.js'
-import { restartDelayMs } from './restart-delay.js'
+import { restartAttempt, restartDelayMs } from './restart-delay.js'
 import { isStarted, WORKER_INDEX } from './worker-messages.js'
 import { workersReadiness } from './workers-readiness.js'
 
@@ -43,7 +43,8 @@ interface Slot {
   exited?: Promise<Exit>
   consuming: boolean
   forkedAt: number
-  delayMs?: number
+  /** Restarts in a row while it keeps dying quickly. */
+  restarts?: number
   restart?: NodeJS.Timeout
 }
 
@@ -83,9 +84,10 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
       o.logger.error({ worker: slot.index, code: exit.code }, `worker ${slot.index} failed at start-up (${how}): stopping every worker`)
       return o.failed(exit.code)
     }
-    slot.delayMs = restartDelayMs(slot.delayMs, Date.now() - slot.forkedAt)
-    o.logger.warn({ worker: slot.index, workerPid: worker.process.pid, code: exit.code, signal: exit.signal, restartInMs: slot.delayMs }, `worker ${slot.index} exited (${how}): restarting it`)
-    slot.restart = setTimeout(() => fork(slot), slot.delayMs)
+    slot.restarts = restartAttempt(slot.restarts, Date.now() - slot.forkedAt)
+    const delayMs = restartDelayMs(slot.restarts)
+    o.logger.warn({ worker: slot.index, workerPid: worker.process.pid, code: exit.code, signal: exit.signal, restartInMs: delayMs }, `worker ${slot.index} exited (${how}): restarting it`)
+    slot.restart = setTimeout(() => fork(slot), delayMs)
   }
 
   const readinessOf = async (slot: Slot): Promise<Readiness> => {
