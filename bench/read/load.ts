@@ -17,7 +17,9 @@ import type { Guid } from '../../src/domain/guid.js'
 //   - a view happens within its session (what the serving tables assume, domain/serving-links.ts):
 //     the session starts at t, its views at t (even developer) and t + 60 s (odd), a closed view's
 //     last activity 120 s later, the session's LastActivityAt t + 600 s;
-//   - funnel: one funnel_daily row per developer, day and property object (7,300 a year), from 4 events.
+//   - funnel: one funnel_daily row per developer, day and property object (7,300 a year), from 4 events;
+//   - a heavy developer (--heavy N, bench:read's default 1,000,000) beside them: N views a year over
+//     its 20 objects, each in a session of its own (N sessions, all viewed), its funnel as anyone's.
 export const DEVELOPERS_PER_SCALE = 100
 export const VIEWS_PER_DEVELOPER = 10_000
 /** Session facts per developer's worth of the store: half of them have the views of a developer pair. */
@@ -28,19 +30,24 @@ const FUNNEL_EVENTS_PER_ROW = 4
 const YEAR_SECONDS = 365 * 86_400
 const DAYS = 365
 /** Bumped whenever the generated data changes: a kept database of another layout is refused. */
-export const LAYOUT = 'v3: per-developer data, views within their sessions'
+export const LAYOUT = 'v4: per-developer data, views within their sessions, a heavy developer'
 
 export const developersAt = (scale: number): number => DEVELOPERS_PER_SCALE * scale
 
-/** What a store of this scale holds (its rows before the serving tables). */
-export const sizesAt = (scale: number) => {
+/** The heavy developer's index: above every regular developer's up to --scale 9,999. */
+export const HEAVY_DEVELOPER = 999_999
+
+/** What a store of this scale holds (its rows before the serving tables), with a heavy developer of `heavy` views and sessions. */
+export const sizesAt = (scale: number, heavy = 0) => {
   const developers = developersAt(scale)
+  const funnelDevelopers = developers + (heavy > 0 ? 1 : 0)
   return {
     developers,
-    views: developers * VIEWS_PER_DEVELOPER,
-    sessions: developers * SESSIONS_PER_DEVELOPER,
-    funnelRows: developers * DAYS * OBJECTS,
-    funnelEvents: developers * DAYS * OBJECTS * FUNNEL_EVENTS_PER_ROW,
+    heavy,
+    views: developers * VIEWS_PER_DEVELOPER + heavy,
+    sessions: developers * SESSIONS_PER_DEVELOPER + heavy,
+    funnelRows: funnelDevelopers * DAYS * OBJECTS,
+    funnelEvents: funnelDevelopers * DAYS * OBJECTS * FUNNEL_EVENTS_PER_ROW,
   }
 }
 
@@ -77,20 +84,16 @@ const inYear = (key: string) => `toDateTime('2026-01-01 00:00:00', 'UTC') + (${k
 const pairSessionKey = (p: string, k: string) => `(${p}) * ${SESSIONS_PER_DEVELOPER} + (${k})`
 /** Sessions without views are keyed above every pair's (up to 100,000 developer pairs). */
 const ORPHAN_KEY_BASE = 1_000_000_000
+/** The heavy developer's sessions and views are keyed above the orphans' and every regular view's. */
+const HEAVY_KEY_BASE = 2_000_000_000
 const STAGES = "['Views', 'Favorites', 'Selections', 'Leads', 'Bookings', 'BookingsPaid', 'Deals', 'DealsCompleted']"
 
 // Built from constants only (numbers and the prefixes above): no input reaches this SQL.
 const raw = (text: string | number): SqlFragment => ({ kind: 'fragment', strings: [String(text)], parts: [] })
 
-export const loadStatements = (database: string, scale: number): { readonly what: string; readonly statement: SqlFragment }[] => {
-  const db = ident(database)
-  const s = sizesAt(scale)
-  const D = raw(s.developers)
-  return [
-    {
-      what: `${s.views.toLocaleString('en')} view facts`,
-      // view k of developer d: property object k % 20, session (d / 2, k), closed when (k + d) % 10 < 7
-      statement: sql`INSERT INTO ${db}.property_object_view_facts
+/** `views`: a subquery with d (developer index), k (its view counter), vkey (the view's key), o (object), closed, skey (session key), t (ViewedAt). */
+const viewsInsert = (db: ReturnType<typeof ident>, views: SqlFragment) =>
+  sql`INSERT INTO ${db}.property_object_view_facts
         (FactId, SourceEventId, PropertyObjectViewId, PropertyObjectId, DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId,
          SessionId, AnonymousId, UserId, ViewerKind, ViewSource, ViewSourceRaw, IsClosed, ViewedAt, LastActivityAt, DurationSeconds, EventTime, IngestionTime)
         SELECT toString(${raw(hashedUuid('view-fact', 'vkey'))}), toString(${raw(hashedUuid('view-event', 'vkey'))}), ${raw(hashedUuid('view', 'vkey'))},
@@ -99,37 +102,89 @@ export const loadStatements = (database: string, scale: number): { readonly what
                ${raw(numberedUuid('0d000000', 'd * 10 + o % 10'))}, ${raw(numberedUuid('0e000000', 'd * 20 + o'))},
                ${raw(hashedUuid('session', 'skey'))}, ${raw(hashedUuid('anonymous', 'skey'))}, NULL, 'Guest', 'Catalog', 'Catalog',
                closed, t, if(closed, t + 120, NULL), if(closed, toUInt32(30 + (k * 37 + d) % 600), NULL), t, now()
-        FROM (SELECT number % ${D} AS d, intDiv(number, ${D}) AS k, d * ${raw(VIEWS_PER_DEVELOPER)} + k AS vkey, k % ${raw(OBJECTS)} AS o,
-                     toUInt8((k + d) % 10 < 7) AS closed, ${raw(pairSessionKey('intDiv(d, 2)', 'k'))} AS skey,
-                     ${raw(inYear('skey'))} + (d % 2) * 60 AS t
-              FROM system.numbers LIMIT ${raw(s.views)})`,
-    },
-    {
-      what: `${s.sessions.toLocaleString('en')} session facts (${(s.sessions / 2).toLocaleString('en')} with the views of a developer pair)`,
-      statement: sql`INSERT INTO ${db}.session_facts
+        FROM (${views})`
+
+/** `keys`: a subquery with skey (the session key), guest and t (StartedAt). */
+const sessionsInsert = (db: ReturnType<typeof ident>, keys: SqlFragment) =>
+  sql`INSERT INTO ${db}.session_facts
         (FactId, SourceEventId, SessionId, AnonymousId, UserId, ViewerKind, TenantId, BrandId, DeveloperId, EventTime, StartedAt, LastActivityAt, DurationSeconds, IngestionTime)
         SELECT toString(${raw(hashedUuid('session-fact', 'skey'))}), toString(${raw(hashedUuid('session-event', 'skey'))}), ${raw(hashedUuid('session', 'skey'))},
                ${raw(hashedUuid('anonymous', 'skey'))}, if(guest, NULL, ${raw(hashedUuid('user', 'skey'))}), if(guest, 'Guest', 'User'),
                toUUID('00000000-0000-0000-0000-000000000000'), NULL, NULL, t, t, t + 600, toUInt32(30 + cityHash64(skey) % 3600), now()
-        FROM (SELECT number < ${raw(s.sessions / 2)} AS paired,
-                     if(paired, ${raw(pairSessionKey(`number % ${s.developers / 2}`, `intDiv(number, ${s.developers / 2})`))}, number + ${raw(ORPHAN_KEY_BASE)}) AS skey,
-                     skey % 3 = 0 AS guest, ${raw(inYear('skey'))} AS t
-              FROM system.numbers LIMIT ${raw(s.sessions)})`,
+        FROM (${keys})`
+
+/** `groups`: a subquery with g (a developer-day-object row's number) and d (its developer index). */
+const funnelInsert = (db: ReturnType<typeof ident>, groups: SqlFragment) =>
+  sql`INSERT INTO ${db}.funnel_events (DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId, PropertyObjectId, EventDate, Stage, BusinessKey)
+        SELECT ${raw(developer('d'))}, ${raw(hierarchy('d', 'o'))},
+               toDate('2026-01-01') + h % ${raw(DAYS)}, arrayElement(${raw(STAGES)}, toUInt64(cityHash64(d, h, e) % 8 + 1)), ${raw(hashedUuid('business', 'ekey'))}
+        FROM (SELECT e, d, h, intDiv(h, ${raw(DAYS)}) % ${raw(OBJECTS)} AS o, (d * ${raw(DAYS * OBJECTS)} + h) * ${raw(FUNNEL_EVENTS_PER_ROW)} + e AS ekey
+              FROM (${groups}))`
+
+export const loadStatements = (database: string, scale: number, heavy = 0): { readonly what: string; readonly statement: SqlFragment }[] => {
+  const db = ident(database)
+  const s = sizesAt(scale)
+  const D = raw(s.developers)
+  const H = raw(HEAVY_DEVELOPER)
+  const regular = [
+    {
+      what: `${s.views.toLocaleString('en')} view facts`,
+      // closed when (k + d) % 10 < 7; the pair's session (d / 2, k)
+      statement: viewsInsert(db, sql`
+        SELECT number % ${D} AS d, intDiv(number, ${D}) AS k, d * ${raw(VIEWS_PER_DEVELOPER)} + k AS vkey, k % ${raw(OBJECTS)} AS o,
+               toUInt8((k + d) % 10 < 7) AS closed, ${raw(pairSessionKey('intDiv(d, 2)', 'k'))} AS skey,
+               ${raw(inYear('skey'))} + (d % 2) * 60 AS t
+        FROM system.numbers LIMIT ${raw(s.views)}`),
+    },
+    {
+      what: `${s.sessions.toLocaleString('en')} session facts (${(s.sessions / 2).toLocaleString('en')} with the views of a developer pair)`,
+      statement: sessionsInsert(db, sql`
+        SELECT number < ${raw(s.sessions / 2)} AS paired,
+               if(paired, ${raw(pairSessionKey(`number % ${s.developers / 2}`, `intDiv(number, ${s.developers / 2})`))}, number + ${raw(ORPHAN_KEY_BASE)}) AS skey,
+               skey % 3 = 0 AS guest, ${raw(inYear('skey'))} AS t
+        FROM system.numbers LIMIT ${raw(s.sessions)}`),
     },
     {
       what: `a year of funnel rows (${s.funnelRows.toLocaleString('en')} developer-day-object rows from ${s.funnelEvents.toLocaleString('en')} events)`,
-      statement: sql`INSERT INTO ${db}.funnel_events (DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId, PropertyObjectId, EventDate, Stage, BusinessKey)
-        SELECT ${raw(developer('d'))}, ${raw(hierarchy('d', 'o'))},
-               toDate('2026-01-01') + h % ${raw(DAYS)}, arrayElement(${raw(STAGES)}, toUInt64(cityHash64(d, h, e) % 8 + 1)), ${raw(hashedUuid('business', 'ekey'))}
-        FROM (SELECT number % ${raw(FUNNEL_EVENTS_PER_ROW)} AS e, intDiv(number, ${raw(FUNNEL_EVENTS_PER_ROW)}) AS g, g % ${D} AS d, intDiv(g, ${D}) AS h,
-                     intDiv(h, ${raw(DAYS)}) % ${raw(OBJECTS)} AS o, (d * ${raw(DAYS * OBJECTS)} + h) * ${raw(FUNNEL_EVENTS_PER_ROW)} + e AS ekey
-              FROM system.numbers LIMIT ${raw(s.funnelEvents)})`,
+      statement: funnelInsert(db, sql`
+        SELECT number % ${raw(FUNNEL_EVENTS_PER_ROW)} AS e, intDiv(number, ${raw(FUNNEL_EVENTS_PER_ROW)}) AS g, g % ${D} AS d, intDiv(g, ${D}) AS h
+        FROM system.numbers LIMIT ${raw(s.funnelEvents)}`),
     },
     {
       what: `${s.developers} developer names`,
       statement: sql`INSERT INTO ${db}.dim_developer (Id, Name, UpsertedAt, Version, IngestionTime)
         SELECT ${raw(developer('number'))}, concat('Developer ', toString(number)), now(), toUInt64(1), now()
         FROM system.numbers LIMIT ${D}`,
+    },
+  ]
+  if (heavy === 0) return regular
+  const N = raw(heavy)
+  const funnelEvents = DAYS * OBJECTS * FUNNEL_EVENTS_PER_ROW
+  return [
+    ...regular,
+    {
+      what: `the heavy developer's ${heavy.toLocaleString('en')} view facts, each in a session of its own`,
+      statement: viewsInsert(db, sql`
+        SELECT ${H} AS d, number AS k, ${raw(HEAVY_KEY_BASE)} + k AS vkey, k % ${raw(OBJECTS)} AS o,
+               toUInt8(k % 10 < 7) AS closed, ${raw(HEAVY_KEY_BASE)} + k AS skey, ${raw(inYear('skey'))} AS t
+        FROM system.numbers LIMIT ${N}`),
+    },
+    {
+      what: `the heavy developer's ${heavy.toLocaleString('en')} session facts`,
+      statement: sessionsInsert(db, sql`
+        SELECT ${raw(HEAVY_KEY_BASE)} + number AS skey, skey % 3 = 0 AS guest, ${raw(inYear('skey'))} AS t
+        FROM system.numbers LIMIT ${N}`),
+    },
+    {
+      what: `the heavy developer's year of funnel rows (${(DAYS * OBJECTS).toLocaleString('en')})`,
+      statement: funnelInsert(db, sql`
+        SELECT number % ${raw(FUNNEL_EVENTS_PER_ROW)} AS e, intDiv(number, ${raw(FUNNEL_EVENTS_PER_ROW)}) AS h, ${H} AS d
+        FROM system.numbers LIMIT ${raw(funnelEvents)}`),
+    },
+    {
+      what: 'the heavy developer\'s name',
+      statement: sql`INSERT INTO ${db}.dim_developer (Id, Name, UpsertedAt, Version, IngestionTime)
+        SELECT ${raw(developer(String(HEAVY_DEVELOPER)))}, 'Heavy developer', now(), toUInt64(1), now()`,
     },
   ]
 }
@@ -141,20 +196,21 @@ export const MERGED = [
 ]
 const META = 'bench_read_meta'
 
-/** The scale and layout a loaded database was made with; undefined when it has none (a partial or an old load). */
-export const loadedScale = async (session: ClickHouseSession): Promise<{ scale: number; layout: string } | undefined> => {
+/** The scale, heavy developer and layout a loaded database was made with; undefined when it has none (a partial or an old load). */
+export const loadedScale = async (session: ClickHouseSession): Promise<{ scale: number; heavy: number; layout: string } | undefined> => {
   const [exists] = await session.select<{ result: number | string }>(sql`EXISTS TABLE ${ident(session.database)}.${ident(META)}`)
   if (Number(exists?.result ?? 0) !== 1) return undefined
-  const [row] = await session.select<{ Scale: number; Layout: string }>(sql`SELECT Scale, Layout FROM ${ident(session.database)}.${ident(META)} LIMIT 1`)
-  return row ? { scale: Number(row.Scale), layout: row.Layout } : undefined
+  const [row] = await session.select<{ Scale: number; Heavy?: number; Layout: string }>(sql`SELECT * FROM ${ident(session.database)}.${ident(META)} LIMIT 1`)
+  return row ? { scale: Number(row.Scale), heavy: Number(row.Heavy ?? 0), layout: row.Layout } : undefined
 }
 
-/** Throws unless the database was loaded completely at this scale with this layout. */
-export const checkLoaded = async (session: ClickHouseSession, scale: number): Promise<void> => {
+/** Throws unless the database was loaded completely at this scale and heavy developer with this layout. */
+export const checkLoaded = async (session: ClickHouseSession, scale: number, heavy = 0): Promise<void> => {
   const loaded = await loadedScale(session)
   if (!loaded) throw new Error(`${session.database} has no complete bench:read load (no ${META}): load it again`)
   if (loaded.layout !== LAYOUT) throw new Error(`${session.database} holds data of layout "${loaded.layout}", this bench generates "${LAYOUT}": load it again`)
   if (loaded.scale !== scale) throw new Error(`${session.database} was loaded at --scale ${loaded.scale}, not ${scale}`)
+  if (loaded.heavy !== heavy) throw new Error(`${session.database} was loaded with --heavy ${loaded.heavy}, not ${heavy}`)
 }
 
 /** A partition id as system.parts names it (digits, or `all`), quoted. */
@@ -173,14 +229,14 @@ const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1)
  * leaves dozens of parts, each read on every query), and last the scale, so that only a complete
  * load is reused.
  */
-export const loadBenchData = async (url: string, session: ClickHouseSession, scale: number, log: (line: string) => void): Promise<void> => {
+export const loadBenchData = async (url: string, session: ClickHouseSession, scale: number, log: (line: string) => void, heavy = 0): Promise<void> => {
   const database = session.database
   const db = ident(database)
   // Its own client: on a busy machine these statements outlast the store's 30 s request timeout.
   const client = createClient({ url, request_timeout: 3_600_000, log: { level: ClickHouseLogLevel.OFF } })
   const run = (statement: SqlFragment) => client.command({ query: render(statement, 'inline').query })
   try {
-    for (const { what, statement } of loadStatements(database, scale)) {
+    for (const { what, statement } of loadStatements(database, scale, heavy)) {
       const started = Date.now()
       await run(statement)
       log(`loaded ${what} in ${seconds(started)} s`)
@@ -198,8 +254,8 @@ export const loadBenchData = async (url: string, session: ClickHouseSession, sca
     const merging = Date.now()
     for (const table of MERGED) await run(sql`OPTIMIZE TABLE ${db}.${ident(table)} FINAL`)
     log(`merged the parts of ${MERGED.length} tables (OPTIMIZE … FINAL) in ${seconds(merging)} s`)
-    await run(sql`CREATE TABLE ${db}.${ident(META)} (Scale UInt32, Layout String, LoadedAt DateTime) ENGINE = TinyLog`)
-    await client.insert({ table: `${database}.${META}`, values: [{ Scale: scale, Layout: LAYOUT, LoadedAt: Math.floor(Date.now() / 1000) }], format: 'JSONEachRow' })
+    await run(sql`CREATE TABLE ${db}.${ident(META)} (Scale UInt32, Heavy UInt32, Layout String, LoadedAt DateTime) ENGINE = TinyLog`)
+    await client.insert({ table: `${database}.${META}`, values: [{ Scale: scale, Heavy: heavy, Layout: LAYOUT, LoadedAt: Math.floor(Date.now() / 1000) }], format: 'JSONEachRow' })
   } finally {
     await client.close()
   }

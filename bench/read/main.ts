@@ -1,18 +1,21 @@
-// `npm run bench:read -- [--scale N] [--only-single]`: the read API on the ClickHouse server
-// (spec §8, issues 21 and 33). Loads, into a database of its own, N × 100 developers who each own
-// the same year of data at every scale (10,000 view facts, 10,000 sessions, 7,300 funnel rows;
-// bench/read/load.ts; a view within its session): N × 1,000,000 view facts, N × 1,000,000
+// `npm run bench:read -- [--scale N] [--heavy N] [--only-single]`: the read API on the ClickHouse
+// server (spec §8, issues 21, 33 and 45). Loads, into a database of its own, N × 100 developers who
+// each own the same year of data at every scale (10,000 view facts, 10,000 sessions, 7,300 funnel
+// rows; bench/read/load.ts; a view within its session) and a heavy developer (--heavy: 1,000,000
+// views and sessions a year by default, 0 for none): N × 1,000,000 view facts, N × 1,000,000
 // session facts (INSERT … SELECT; migration 0008's materialized views fill the link tables as it
 // goes), then the serving tables with backfillServing (timed), then OPTIMIZE … FINAL of every
 // table. Then, with the API in a child process over the read side the library composes
 // (createDevStatsIngest(…).read):
 //   1. uncached single reads (bench/read/single.ts): developer 7 (BENCH_DEVELOPER), one read at a
-//      time, session metrics and the funnel for a year and 30 days, over HTTP with the read cache
+//      time, then the heavy developer the same way, session metrics and the funnel for a year and
+//      30 days, over HTTP with the read cache
 //      off and in-process on ClickHouseReadModel with source 'serving' and 'facts', interleaved;
 //      p50/p90 ms and ClickHouse's query CPU per read from system.query_log. --only-single (or
 //      BENCH_ONLY_SINGLE=1) stops here.
 //   2. loads: autocannon (50 connections, 20 s) per route with the tokens of every developer in
-//      turn, with the read cache off, on, and on while a writer appends once a second through the
+//      turn, then with the heavy developer's token alone, with the read cache off, on, and on while
+//      a writer appends once a second (to the heavy developer too) through the
 //      ingest's fact store (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts),
 //      without and with DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
 //      Before each load, every developer's first read is timed on its own (10 at a time).
@@ -28,7 +31,7 @@ import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 import { servingFactStore } from '../../test/support/clickhouse.js'
-import { checkLoaded, developerId, developersAt, loadBenchData, settle, sizesAt } from './load.js'
+import { checkLoaded, developerId, developersAt, HEAVY_DEVELOPER, loadBenchData, settle, sizesAt } from './load.js'
 import { parseReadOptions } from './options.js'
 import { printSingle, singleReads } from './single.js'
 import { signToken } from './tokens.js'
@@ -40,7 +43,7 @@ const url = process.env.DEV_STATS_CLICKHOUSE_URL ?? 'http://127.0.0.1:18123'
 // BENCH_DATABASE: reuse a database a BENCH_KEEP=1 run loaded (skips the load)
 const reuse = process.env.BENCH_DATABASE
 const database = reuse ?? `bench_read_${Date.now().toString(36)}`
-const { duration, connections, scale } = options
+const { duration, connections, scale, heavy } = options
 const DEVELOPERS = developersAt(scale)
 const secret = `bench-read-${'x'.repeat(32)}`
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -138,35 +141,41 @@ const firstReads = async (port: number, path: string, tokens: readonly string[])
 const main = async (): Promise<void> => {
   const session = serverSession({ url, user: 'default', password: '', database })
   const version = (await session.select<{ v: string }>(sql`SELECT version() AS v`))[0]?.v
-  const sizes = sizesAt(scale)
+  const sizes = sizesAt(scale, heavy)
   log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ClickHouse ${version} at ${url} (same machine)`)
-  log(`bench:read --scale ${scale}${options.onlySingle ? ' --only-single' : ''} at ${new Date().toISOString()}: ${sizes.developers} developers, ${sizes.views.toLocaleString('en')} view facts, ${sizes.sessions.toLocaleString('en')} session facts, ${sizes.funnelRows.toLocaleString('en')} funnel rows; load average ${load1()}`)
+  log(`bench:read --scale ${scale} --heavy ${heavy}${options.onlySingle ? ' --only-single' : ''} at ${new Date().toISOString()}: ${sizes.developers} developers${heavy > 0 ? ` and a heavy one (${heavy.toLocaleString('en')} views and sessions)` : ''}, ${sizes.views.toLocaleString('en')} view facts, ${sizes.sessions.toLocaleString('en')} session facts, ${sizes.funnelRows.toLocaleString('en')} funnel rows; load average ${load1()}`)
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   let loaded = false
   let writeSession: ReturnType<typeof serverSession> | undefined
   try {
     if (reuse) {
-      await checkLoaded(session, scale)
+      await checkLoaded(session, scale, heavy)
       loaded = true
       log(`reusing the data of ${reuse}`)
       await settle(url, session, log)
     } else {
       await migrate(session)
-      await loadBenchData(url, session, scale, log)
+      await loadBenchData(url, session, scale, log, heavy)
       loaded = true
     }
     const tokens = await Promise.all(Array.from({ length: DEVELOPERS }, (_, d) => signToken(developerId(d), secret)))
-
-    log(`\nuncached single reads, developer ${options.developer} (${developerId(options.developer)}); load average ${load1()}`)
-    api = await startApi({ entries: 0, maxStaleSeconds: 0 }, `${url.replace(/\/$/, '')}/?ch_log_queries=1`)
-    const single = await singleReads({
-      url, database, developer: developerId(options.developer), token: tokens[options.developer] as string, apiPort: api.port,
-      warmup: options.singleWarmup, reads: options.singleReads, log,
-    })
-    await api.stop()
-    api = undefined
-    printSingle(single, scale, log)
-    log(`load average after the single reads ${load1()}`)
+    const heavyToken = heavy > 0 ? await signToken(developerId(HEAVY_DEVELOPER), secret) : undefined
+    const readers = [
+      { who: `developer ${options.developer}`, index: options.developer, token: tokens[options.developer] as string },
+      ...(heavyToken ? [{ who: `the heavy developer (${heavy.toLocaleString('en')} sessions a year)`, index: HEAVY_DEVELOPER, token: heavyToken }] : []),
+    ]
+    for (const reader of readers) {
+      log(`\nuncached single reads, ${reader.who} (${developerId(reader.index)}); load average ${load1()}`)
+      api = await startApi({ entries: 0, maxStaleSeconds: 0 }, `${url.replace(/\/$/, '')}/?ch_log_queries=1`)
+      const single = await singleReads({
+        url, database, developer: developerId(reader.index), token: reader.token, apiPort: api.port,
+        warmup: options.singleWarmup, reads: options.singleReads, log,
+      })
+      await api.stop()
+      api = undefined
+      printSingle(single, scale, reader.who, log)
+      log(`load average after the single reads ${load1()}`)
+    }
     if (options.onlySingle) return
 
     writeSession = serverSession({ url, user: 'default', password: '', database })
@@ -174,21 +183,23 @@ const main = async (): Promise<void> => {
     const rows: Row[] = []
     for (const cache of CACHES) {
       api = await startApi(cache)
-      for (const route of ROUTES.filter((r) => !process.env.BENCH_ONLY || r.name.includes(process.env.BENCH_ONLY))) {
-        const first = await firstReads(api.port, route.path, tokens)
-        const w = cache.writes ? writer(writes, DEVELOPERS, options.developer) : undefined
+      const everyone = { who: 'every developer', tokens: heavyToken ? [...tokens, heavyToken] : tokens }
+      const groups = heavyToken ? [everyone, { who: 'the heavy developer', tokens: [heavyToken] }] : [everyone]
+      for (const [route, group] of ROUTES.filter((r) => !process.env.BENCH_ONLY || r.name.includes(process.env.BENCH_ONLY)).flatMap((r) => groups.map((g) => [r, g] as const))) {
+        const first = await firstReads(api.port, route.path, group.tokens)
+        const w = cache.writes ? writer(writes, DEVELOPERS, options.developer, heavyToken ? HEAVY_DEVELOPER : undefined) : undefined
         const before = load1()
-        const r = await load(api.port, route.path, tokens)
+        const r = await load(api.port, route.path, group.tokens)
         const wrote = await w?.stop()
-        const row = { route: route.name, cache: cache.name, firstP50: first.p50, firstP99: first.p99, firstFailed: first.failed, ...r, load: `${before} → ${load1()}` }
+        const row = { route: `${route.name}, ${group.who}`, cache: cache.name, firstP50: first.p50, firstP99: first.p99, firstFailed: first.failed, ...r, load: `${before} → ${load1()}` }
         rows.push(row)
-        log(`${route.name}, cache ${cache.name}: first reads p50 ${first.p50} ms, p99 ${first.p99} ms${first.failed > 0 ? ` (${first.failed} failed)` : ''}; load ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, ${r.failures} failed)${wrote ? `; writer ${wrote.ticks} ticks, ${wrote.failures} failed, slowest ${wrote.slowest} ms` : ''}; load average ${row.load}`)
+        log(`${row.route}, cache ${cache.name}: first reads p50 ${first.p50} ms, p99 ${first.p99} ms${first.failed > 0 ? ` (${first.failed} failed)` : ''}; load ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, ${r.failures} failed)${wrote ? `; writer ${wrote.ticks} ticks, ${wrote.failures} failed, slowest ${wrote.slowest} ms` : ''}; load average ${row.load}`)
       }
       await api.stop()
       api = undefined
     }
     log('')
-    log(`${connections} connections × ${duration} s per route, tokens of ${DEVELOPERS} developers in turn, after each developer's first read (10 at a time); target with writes and the exact cache: p99 ≤ 250 ms`)
+    log(`${connections} connections × ${duration} s per route, tokens of every developer in turn (${DEVELOPERS}${heavyToken ? ' and the heavy one' : ''}) or the heavy developer's alone, after each developer's first read (10 at a time); target with writes and the exact cache: p99 ≤ 250 ms`)
     log('| route | read cache | first read per developer p50 / p99 ms | req/s | p50 ms | p99 ms | requests | non-2xx/errors | load average (1, 5, 15 min) before → after |')
     log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
     for (const r of rows) log(`| ${r.route} | ${r.cache} | ${r.firstP50} / ${r.firstP99}${r.firstFailed > 0 ? ` (${r.firstFailed} failed)` : ''} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.failures} | ${r.load} |`)

@@ -202,7 +202,7 @@ export const singleReads = async (o: SingleOptions): Promise<SingleResult[]> => 
       if (phase !== 'm') continue
       const k = `${route}|${c}|${(round ?? '').replace(/-\d+$/, '')}`
       perRead.set(k, [...(perRead.get(k) ?? []), r])
-    } else if (!/\bsystem\.|INSERT|OPTIMIZE|FLUSH/i.test(r.query)) {
+    } else if (!/\bsystem\.|INSERT|OPTIMIZE|FLUSH/i.test(r.query) && !namesAnotherDeveloper(r.query, o.developer)) {
       const route = routeOfQuery(r.query)
       if (route) http.set(route, [...(http.get(route) ?? []), r])
       // the funnel route also reads the developer's name and the stages' freshness (reused for 1 s)
@@ -238,6 +238,10 @@ export const singleReads = async (o: SingleOptions): Promise<SingleResult[]> => 
   return results
 }
 
+/** A query of another bench developer's read (the ids are inline on 18.16): not this developer's cost. */
+const namesAnotherDeveloper = (query: string, developer: Guid): boolean =>
+  !query.includes(developer) && /de000000-0000-4000-8000-\d{12}/.test(query)
+
 type Answer = Readonly<Record<string, number | string>>
 
 /** The answer's leaves by path (the HTTP body also carries the request's fields: `drop`). */
@@ -268,10 +272,10 @@ export const CONTENDER_NAMES: Readonly<Record<Contender, string>> = {
   facts: 'in-process, facts (before)',
 }
 
-export const printSingle = (results: readonly SingleResult[], scale: number, log: (line: string) => void): void => {
+export const printSingle = (results: readonly SingleResult[], scale: number, who: string, log: (line: string) => void): void => {
   const f = (n: number | undefined, d = 1) => (n === undefined ? '–' : n.toFixed(d))
   log('')
-  log(`uncached single reads at --scale ${scale}: one developer, one read at a time, ${results[0]?.reads ?? 0} reads per line after the warm-up; target: a year ≤ 20 ms at scale 1 and 4, scale 4 within 1.3× of scale 1`)
+  log(`uncached single reads at --scale ${scale}: ${who}, one read at a time, ${results[0]?.reads ?? 0} reads per line after the warm-up; targets: a regular developer's year ≤ 20 ms at scale 1 and 4, scale 4 within 1.3× of scale 1; the heavy developer's year ≤ 50 ms, 30 days ≤ 20 ms`)
   log('| route | read | p50 ms | p90 ms | ClickHouse CPU ms / read | query ms / read | rows read / read | MiB read / read |')
   log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of results) {

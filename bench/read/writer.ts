@@ -11,7 +11,8 @@ import { developerId, objectPath, OBJECTS_PER_DEVELOPER } from './load.js'
 // link and serving tables all change (each insert a new part, each a new read-cache version).
 // Rows from the fact-row mothers, for the bench's developers and their property objects:
 // sessions that started a minute ago with a view by each developer of the pair (within the
-// session, as the serving tables assume), funnel rows of today, and a developer name.
+// session, as the serving tables assume), funnel rows of today, and a developer name; with a heavy
+// developer, also a session of its own with one of its views, every tick.
 
 const SESSIONS_PER_TICK = 5
 const FUNNEL_ROWS_PER_TICK = 40
@@ -23,8 +24,11 @@ const pick = (developers: number, spare: number): number => {
   }
 }
 
-/** One tick's batches: views, sessions, funnel rows, a dimension row. `spare` is never written (the single-read developer). */
-export const tickBatches = (developers: number, spare: number, now: Instant): { readonly what: string; readonly rows: FactRow[] }[] => {
+/**
+ * One tick's batches: views, sessions, funnel rows, a dimension row. `spare` is never written (the
+ * single-read developer); `heavy`, the heavy developer's index, gets a session and a view each tick.
+ */
+export const tickBatches = (developers: number, spare: number, now: Instant, heavy?: number): { readonly what: string; readonly rows: FactRow[] }[] => {
   const t = Math.floor(now / 1000) * 1000
   const views: FactRow[] = []
   const sessions: FactRow[] = []
@@ -38,6 +42,11 @@ export const tickBatches = (developers: number, spare: number, now: Instant): { 
     for (const [k, dev] of [d, partner === spare ? d : partner].entries()) {
       views.push(viewFact(objectPath(dev, Math.floor(Math.random() * OBJECTS_PER_DEVELOPER)), sessionId, startedAt + k * 30_000, Math.random() < 0.7))
     }
+  }
+  if (heavy !== undefined) {
+    const sessionId = id()
+    sessions.push(sessionFact({ sessionId, at: t - 60_000 }))
+    views.push(viewFact(objectPath(heavy, Math.floor(Math.random() * OBJECTS_PER_DEVELOPER)), sessionId, t - 30_000, Math.random() < 0.7))
   }
   const funnel = Array.from({ length: FUNNEL_ROWS_PER_TICK }, (_, i) => {
     const d = pick(developers, spare)
@@ -53,12 +62,12 @@ export const tickBatches = (developers: number, spare: number, now: Instant): { 
 }
 
 /** Appends a tick's batches through the store, one append per batch (a consumer's flush each). */
-export const ingestTick = async (store: FactStore, developers: number, spare: number): Promise<void> => {
-  for (const { rows } of tickBatches(developers, spare, Date.now())) await store.append(rows, Date.now())
+export const ingestTick = async (store: FactStore, developers: number, spare: number, heavy?: number): Promise<void> => {
+  for (const { rows } of tickBatches(developers, spare, Date.now(), heavy)) await store.append(rows, Date.now())
 }
 
 /** Runs ingestTick once a second until stopped; counts the ticks and their failures. */
-export const writer = (store: FactStore, developers: number, spare: number): { stop: () => Promise<{ ticks: number; failures: number; slowest: number }> } => {
+export const writer = (store: FactStore, developers: number, spare: number, heavy?: number): { stop: () => Promise<{ ticks: number; failures: number; slowest: number }> } => {
   let running = true
   let ticks = 0
   let failures = 0
@@ -67,7 +76,7 @@ export const writer = (store: FactStore, developers: number, spare: number): { s
     while (running) {
       const started = Date.now()
       try {
-        await ingestTick(store, developers, spare)
+        await ingestTick(store, developers, spare, heavy)
       } catch (e) {
         failures++
         if (failures <= 3) process.stderr.write(`writer: ${e instanceof Error ? e.message : String(e)}\n`)
