@@ -78,11 +78,20 @@ const sentAtOf = (e: Expected, table: string): Map<string, number> => {
   return m
 }
 
+/** A flush interval of the service's default settings (DEV_STATS_FLUSH_INTERVAL_MS). */
+const FLUSH_INTERVAL_MS = 5000
+
 /**
  * Steady mode: send-to-stored seconds of every fact (its first IngestionTime, whole seconds rounded
- * up: an upper bound, minus its send time), p50 and p99 over the fact tables together.
+ * up, minus its send time), p50 and p99 over the fact tables together. The steady window leaves out
+ * both ends: the first 10 s, and the last flush interval, whose records wait out the interval in
+ * the last partial batches once the producer stops (a stream that goes on fills them).
  */
-export const factLatencies = async (ch: ClickHouseClient, db: string, e: Expected): Promise<{ n: number; p50: number; p99: number; p99After10s: number; p99Sessions: number }> => {
+export const factLatencies = async (
+  ch: ClickHouseClient,
+  db: string,
+  e: Expected,
+): Promise<{ n: number; p50: number; p99: number; p99After10s: number; p99Steady: number; p99SessionsSteady: number }> => {
   const timed: { table: string; sent: number; seconds: number }[] = []
   for (const [table, sent] of e.sentAt) {
     const r = await ch.query({ query: `SELECT ${FACT_KEY[table]} AS k, toUnixTimestamp(min(IngestionTime)) AS s FROM ${db}.${table} GROUP BY k`, format: 'JSONEachRow' })
@@ -92,13 +101,22 @@ export const factLatencies = async (ch: ClickHouseClient, db: string, e: Expecte
     }
   }
   const first = timed.reduce((a, t) => Math.min(a, t.sent), Number.POSITIVE_INFINITY)
+  const last = timed.reduce((a, t) => Math.max(a, t.sent), Number.NEGATIVE_INFINITY)
   const quantile = (xs: number[], x: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(x * xs.length))] ?? Number.NaN
   const all = timed.map((t) => t.seconds)
   // the first seconds' views can wait for dimensions sent beside them (parked, then retried): apart
   const settled = timed.filter((t) => t.sent >= first + 10_000).map((t) => t.seconds)
+  const steady = timed.filter((t) => t.sent >= first + 10_000 && t.sent <= last - FLUSH_INTERVAL_MS)
   // session facts need no dimension: never parked, the pipeline's own time
-  const sessions = timed.filter((t) => t.table === 'session_facts').map((t) => t.seconds)
-  return { n: all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), p99After10s: quantile(settled, 0.99), p99Sessions: quantile(sessions, 0.99) }
+  const sessions = steady.filter((t) => t.table === 'session_facts').map((t) => t.seconds)
+  return {
+    n: all.length,
+    p50: quantile(all, 0.5),
+    p99: quantile(all, 0.99),
+    p99After10s: quantile(settled, 0.99),
+    p99Steady: quantile(steady.map((t) => t.seconds), 0.99),
+    p99SessionsSteady: quantile(sessions, 0.99),
+  }
 }
 
 const one = async (ch: ClickHouseClient, query: string): Promise<number> => {
@@ -120,6 +138,27 @@ export const shortfall = async (ch: ClickHouseClient, db: string, e: Expected): 
     if (keys) out[`funnel ${stage}`] = keys.size - (await one(ch, `SELECT uniqMerge(${stage}) FROM ${db}.funnel_daily`))
   }
   return out
+}
+
+/** Records settled per bucket of the service's arrival histogram, summed over its consumers: `le` → count (Infinity: all). */
+export const arrivalBuckets = (metrics: string): Map<number, number> => {
+  const buckets = new Map<number, number>()
+  for (const m of metrics.matchAll(/^dev_stats_arrival_lag_seconds_bucket\{le="([^"]+)",[^}]*\} (\d+)$/gm)) {
+    const le = m[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(m[1])
+    buckets.set(le, (buckets.get(le) ?? 0) + Number(m[2]))
+  }
+  return buckets
+}
+
+/**
+ * The share of the records the service settled between two scrapes of its /metrics that arrived in
+ * Kafka at most `seconds` before (exact at a bucket bound; parked copies are not in the histogram).
+ */
+export const settledWithin = (before: string, after: string, seconds: number): { within: number; total: number } => {
+  const [a, b] = [arrivalBuckets(before), arrivalBuckets(after)]
+  const delta = (le: number) => (b.get(le) ?? 0) - (a.get(le) ?? 0)
+  if (!b.has(seconds)) throw new Error(`the service's arrival histogram has no bucket at ${seconds} s`)
+  return { within: delta(seconds), total: delta(Number.POSITIVE_INFINITY) }
 }
 
 /** Rows each fact and dimension table still lacks by its parts' metadata: a lower bound of what `shortfall` finds, read without a column. */

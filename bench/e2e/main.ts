@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { attachHistory, dropTemplates, historyTemplates, type HistoryTemplate } from './history.js'
-import { allTopicsOf, factLatencies, produceAllTopics, shortfall, waitForAll, watchParts } from './all-topics.js'
+import { allTopicsOf, factLatencies, produceAllTopics, settledWithin, shortfall, waitForAll, watchParts } from './all-topics.js'
 import { describeReads, readerEnv, startReader } from './reads-during.js'
 
 const PARTITIONS = 3
@@ -230,18 +230,24 @@ const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
     topics.push(...Object.values(byKey))
     await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
     const { db, run, before } = await startAllTopicsService(o, service, byKey)
+    // the service's own histogram over the steady window: scraped 10 s into the run and 5 s before its end
+    const scrape = () => fetch(`http://127.0.0.1:${run.httpPort}/metrics`).then((r) => r.text())
+    const scrapes = [10_000, o.seconds * 1000 - 5000].map((ms) => sleep(ms).then(scrape))
     const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
+    const [start, end] = (await Promise.all(scrapes)) as [string, string]
+    const window = settledWithin(start, end, 2)
+    if (o.logDir) [start, end].forEach((m, i) => writeFileSync(`${o.logDir}/${suffix}.window-${i === 0 ? 'start' : 'end'}.metrics`, m))
     await waitForAll(ch, db, expected)
     const servers = serverCpuSince(before, serverCpu(pids))
     const usage = await run.stop()
     const latency = await factLatencies(ch, db, expected)
     const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
-    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Sessions.toFixed(1)} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
+    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Steady.toFixed(1)} | ${latency.p99SessionsSteady.toFixed(1)} | ${((100 * window.within) / window.total).toFixed(2)} % of ${window.total.toLocaleString('en')} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
     console.log(`  ${rows.at(-1)}`)
     if (!once) process.exitCode = 1
   }
   console.log(`\n${o.steady.toLocaleString('en')} records/s on all 16 topics for ${o.seconds} s (the soak's shares, clean), ${PARTITIONS} partitions each; send-to-stored of the session and view facts\n`)
-  console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | p99 s of session facts (no dimension) | CPU s: service / ClickHouse / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|---|')
+  console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | p99 s of the steady window (after the first 10 s, before the last 5 s) | the same of session facts (no dimension) | settled within 2 s in the steady window (arrival histogram of the service) | CPU s: service / ClickHouse / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)
 }
 

@@ -4,7 +4,8 @@ import { FACT_TABLES, type FactTable } from '../../domain/fact-row.js'
 import { ASSUMPTION_BREACHES, PAIR_BREACHES, type AssumptionBreach, type PairBreach } from '../../domain/serving-window.js'
 import { ConsumerHistogram } from './consumer-histogram.js'
 
-const LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]
+// 0.5 and 2: a freshness objective of seconds (p99 arrival-to-stored ≤ 2 s) can be read off the buckets
+const LAG_BUCKETS = [0.5, 1, 2, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]
 const SIZE_BUCKETS = [1, 10, 50, 100, 250, 500, 1000]
 
 /**
