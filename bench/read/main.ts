@@ -7,21 +7,20 @@
 // goes), then the serving tables with backfillServing (timed), then OPTIMIZE … FINAL of every
 // table. Then, with the API in a child process over the read side the library composes
 // (createDevStatsIngest(…).read):
-//   1. uncached single reads (bench/read/single.ts): developer 7 (BENCH_DEVELOPER), one read at a
-//      time, then the heavy developer the same way, session metrics and the funnel for a year and
-//      30 days, over HTTP with the read cache
-//      off and in-process on ClickHouseReadModel with source 'serving' and 'facts', interleaved;
-//      p50/p90 ms and ClickHouse's query CPU per read from system.query_log. --only-single (or
-//      BENCH_ONLY_SINGLE=1) stops here.
+//   1. uncached single reads (bench/read/single.ts): developer 7 (BENCH_DEVELOPER), then the heavy
+//      developer, one read at a time, session metrics and the funnel for a year and 30 days, over
+//      HTTP with the read cache off and in-process on ClickHouseReadModel with source 'serving' and
+//      'facts', interleaved; p50/p90 ms and ClickHouse's query CPU per read from system.query_log.
+//      --only-single (or BENCH_ONLY_SINGLE=1) stops here.
 //   2. loads: autocannon (50 connections, 20 s) per route with the tokens of every developer in
 //      turn, then with the heavy developer's token alone, with the read cache off, on, and on while
-//      a writer appends once a second (to the heavy developer too) through the
-//      ingest's fact store (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts),
-//      without and with DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
+//      a writer appends once a second (to the heavy developer too) through the ingest's fact store
+//      (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts), without and with
+//      DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
 //      Before each load, every developer's first read is timed on its own (10 at a time).
 // BENCH_KEEP=1 keeps the database; BENCH_DATABASE=<name> reuses a kept one (refused unless loaded
-// completely at the same --scale and data layout; partitions the last run's writer split are
-// merged first). BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY=<route text>, BENCH_SINGLE_READS,
+// completely at the same --scale, --heavy and data layout; partitions the last run's writer split
+// are merged first). BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY=<route text>, BENCH_SINGLE_READS,
 // BENCH_SINGLE_WARMUP narrow a run. Prints the machine and the load average beside the figures.
 import { spawn } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
