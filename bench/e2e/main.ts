@@ -230,19 +230,19 @@ const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
     topics.push(...Object.values(byKey))
     await createTopics(Object.values(byKey).map((name) => ({ name, partitions: PARTITIONS })))
     const { db, run, before } = await startAllTopicsService(o, service, byKey)
-    // the service's own histogram over the steady window: scraped 10 s into the run and 5 s before its end
+    // the service's own histogram over the steady window: scraped 10 s into the run and 5 s before its end (runs of 20 s and more)
     const scrape = () => fetch(`http://127.0.0.1:${run.httpPort}/metrics`).then((r) => r.text())
-    const scrapes = [10_000, o.seconds * 1000 - 5000].map((ms) => sleep(ms).then(scrape))
+    const scrapes = o.seconds >= 20 ? [10_000, o.seconds * 1000 - 5000].map((ms) => sleep(ms).then(scrape)) : []
     const expected = await produceAllTopics(KAFKA_BROKERS, byKey, n, o.steady)
-    const [start, end] = (await Promise.all(scrapes)) as [string, string]
-    const window = settledWithin(start, end, 2)
-    if (o.logDir) [start, end].forEach((m, i) => writeFileSync(`${o.logDir}/${suffix}.window-${i === 0 ? 'start' : 'end'}.metrics`, m))
+    const [start, end] = await Promise.all(scrapes)
+    const window = start !== undefined && end !== undefined ? settledWithin(start, end, 2) : undefined
+    if (o.logDir && start !== undefined && end !== undefined) [start, end].forEach((m, i) => writeFileSync(`${o.logDir}/${suffix}.window-${i === 0 ? 'start' : 'end'}.metrics`, m))
     await waitForAll(ch, db, expected)
     const servers = serverCpuSince(before, serverCpu(pids))
     const usage = await run.stop()
     const latency = await factLatencies(ch, db, expected)
     const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
-    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Steady.toFixed(1)} | ${latency.p99SessionsSteady.toFixed(1)} | ${((100 * window.within) / window.total).toFixed(2)} % of ${window.total.toLocaleString('en')} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
+    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Steady.toFixed(1)} | ${latency.p99SessionsSteady.toFixed(1)} | ${window ? `${((100 * window.within) / window.total).toFixed(2)} % of ${window.total.toLocaleString('en')}` : '–'} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
     console.log(`  ${rows.at(-1)}`)
     if (!once) process.exitCode = 1
   }

@@ -23,8 +23,8 @@ export interface DeveloperSession {
   readonly viewerKind: 'Guest' | 'User'
 }
 
-export interface SessionDayPart {
-  readonly day: DayNumber
+/** Spec §8's session metrics of a developer's sessions (the read model's answer). */
+export interface SessionTotals {
   readonly sessions: number
   readonly guestSessions: number
   readonly userSessions: number
@@ -33,11 +33,20 @@ export interface SessionDayPart {
   readonly maxDurationSeconds: number
 }
 
-export interface ViewDayPart {
-  readonly day: DayNumber
+/** Views of the developer's property objects in the period, open and closed facts merged per view (spec §7). */
+export interface ViewTotals {
   readonly views: number
   readonly closedViews: number
+  /** Sum of the closed views' DurationSeconds. */
   readonly totalViewSeconds: number
+}
+
+export interface SessionDayPart extends SessionTotals {
+  readonly day: DayNumber
+}
+
+export interface ViewDayPart extends ViewTotals {
+  readonly day: DayNumber
 }
 
 /** What a read of whole days needs of a developer: the parts by day and the sessions that span days. */
@@ -47,8 +56,6 @@ export interface DeveloperDayParts {
   readonly spanning: readonly DeveloperSession[]
 }
 
-export type SessionTotalsOfDays = Omit<SessionDayPart, 'day'>
-export type ViewTotalsOfDays = Omit<ViewDayPart, 'day'>
 
 const second = (t: number): number => Math.floor(t / 1000)
 
@@ -82,9 +89,9 @@ export const developerSessions = (views: readonly ViewLink[], facts: Iterable<Se
   })
 }
 
-const noSessions: SessionTotalsOfDays = { sessions: 0, guestSessions: 0, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0 }
+const noSessions: SessionTotals = { sessions: 0, guestSessions: 0, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0 }
 
-const addSession = (t: SessionTotalsOfDays, s: DeveloperSession): SessionTotalsOfDays => addSessionTotals(t, {
+const addSession = (t: SessionTotals, s: DeveloperSession): SessionTotals => addSessionTotals(t, {
   sessions: 1,
   guestSessions: s.viewerKind === 'Guest' ? 1 : 0,
   userSessions: s.viewerKind === 'User' ? 1 : 0,
@@ -94,7 +101,7 @@ const addSession = (t: SessionTotalsOfDays, s: DeveloperSession): SessionTotalsO
 })
 
 /** Two disjoint sets of sessions as one (the minimum of no session is 0, as the definition answers). */
-export const addSessionTotals = (a: SessionTotalsOfDays, b: SessionTotalsOfDays): SessionTotalsOfDays => ({
+export const addSessionTotals = (a: SessionTotals, b: SessionTotals): SessionTotals => ({
   sessions: a.sessions + b.sessions,
   guestSessions: a.guestSessions + b.guestSessions,
   userSessions: a.userSessions + b.userSessions,
@@ -103,9 +110,9 @@ export const addSessionTotals = (a: SessionTotalsOfDays, b: SessionTotalsOfDays)
   maxDurationSeconds: Math.max(a.maxDurationSeconds, b.maxDurationSeconds),
 })
 
-const noViews: ViewTotalsOfDays = { views: 0, closedViews: 0, totalViewSeconds: 0 }
+const noViews: ViewTotals = { views: 0, closedViews: 0, totalViewSeconds: 0 }
 
-export const addViewTotals = (a: ViewTotalsOfDays, b: ViewTotalsOfDays): ViewTotalsOfDays => ({
+export const addViewTotals = (a: ViewTotals, b: ViewTotals): ViewTotals => ({
   views: a.views + b.views,
   closedViews: a.closedViews + b.closedViews,
   totalViewSeconds: a.totalViewSeconds + b.totalViewSeconds,
@@ -114,12 +121,12 @@ export const addViewTotals = (a: ViewTotalsOfDays, b: ViewTotalsOfDays): ViewTot
 /** The parts of a developer from its views and the facts of their sessions. */
 export const dayParts = (views: readonly ViewLink[], facts: Iterable<SessionLink>): DeveloperDayParts => {
   const sessions = developerSessions(views, facts)
-  const byFirstDay = new Map<DayNumber, SessionTotalsOfDays>()
+  const byFirstDay = new Map<DayNumber, SessionTotals>()
   for (const s of sessions) {
     const first = s.viewDays[0] as DayNumber
     byFirstDay.set(first, addSession(byFirstDay.get(first) ?? noSessions, s))
   }
-  const byViewDay = new Map<DayNumber, ViewTotalsOfDays>()
+  const byViewDay = new Map<DayNumber, ViewTotals>()
   for (const v of views) {
     const day = dayOf(v.eventTime)
     byViewDay.set(day, addViewTotals(byViewDay.get(day) ?? noViews, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.isClosed ? v.durationSeconds : 0 }))
@@ -132,12 +139,12 @@ export const dayParts = (views: readonly ViewLink[], facts: Iterable<SessionLink
 }
 
 /** The totals of the days [first, last] from the parts: the days' own, and the sessions begun before `first` with a view inside. */
-export const totalsOfDays = (parts: DeveloperDayParts, first: DayNumber, last: DayNumber): { readonly sessions: SessionTotalsOfDays; readonly views: ViewTotalsOfDays } => {
+export const totalsOfDays = (parts: DeveloperDayParts, first: DayNumber, last: DayNumber): { readonly sessions: SessionTotals; readonly views: ViewTotals } => {
   const inside = (day: DayNumber) => day >= first && day <= last
-  let sessions = parts.sessions.filter((p) => inside(p.day)).reduce<SessionTotalsOfDays>((t, p) => addSessionTotals(t, p), noSessions)
+  let sessions = parts.sessions.filter((p) => inside(p.day)).reduce<SessionTotals>((t, p) => addSessionTotals(t, p), noSessions)
   for (const s of parts.spanning) {
     if ((s.viewDays[0] as DayNumber) < first && s.viewDays.some(inside)) sessions = addSession(sessions, s)
   }
-  const views = parts.views.filter((p) => inside(p.day)).reduce<ViewTotalsOfDays>((t, p) => addViewTotals(t, p), noViews)
+  const views = parts.views.filter((p) => inside(p.day)).reduce<ViewTotals>((t, p) => addViewTotals(t, p), noViews)
   return { sessions, views }
 }

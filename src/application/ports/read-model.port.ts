@@ -2,6 +2,7 @@ import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
+import type { SessionTotals, ViewTotals } from '../../domain/session-days.js'
 import { PortError } from './retriable.js'
 
 /** Half-open [from, to) interval of event time. */
@@ -16,22 +17,7 @@ export interface DateRange {
   readonly toDate: string
 }
 
-export interface SessionTotals {
-  readonly sessions: number
-  readonly guestSessions: number
-  readonly userSessions: number
-  readonly totalDurationSeconds: number
-  readonly minDurationSeconds: number
-  readonly maxDurationSeconds: number
-}
-
-/** Views of the developer's property objects in the period, open and closed facts merged per view (spec §7). */
-export interface ViewTotals {
-  readonly views: number
-  readonly closedViews: number
-  /** Sum of the closed views' DurationSeconds. */
-  readonly totalViewSeconds: number
-}
+export type { SessionTotals, ViewTotals }
 
 /**
  * The levels a funnel read can be narrowed to, declared once: the filter's type, the stores'
