@@ -56,7 +56,6 @@ export interface DeveloperDayParts {
   readonly spanning: readonly DeveloperSession[]
 }
 
-
 const second = (t: number): number => Math.floor(t / 1000)
 
 /** The developer's views: every view whose winning row (domain/view-merge.ts) is the developer's. */

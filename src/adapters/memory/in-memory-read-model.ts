@@ -2,21 +2,12 @@ import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Per
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
-import type { ViewLink } from '../../domain/serving-links.js'
-import { mergeViews } from '../../domain/view-merge.js'
+import type { SessionLink, ViewLink } from '../../domain/serving-links.js'
+import { developerViews, latestSessionFacts } from '../../domain/session-days.js'
 import { latestBy, type InMemoryTables } from './in-memory-tables.js'
 
 /** Where views and sessions are read from: the serving rows (the default, as on ClickHouse) or the raw facts (the definition). */
 export type InMemoryViewSessionSource = 'serving' | 'facts'
-
-interface SessionState {
-  readonly sessionId: Guid
-  readonly factId: string
-  readonly durationSeconds: number
-  readonly viewerKind: 'Guest' | 'User'
-  /** Whole seconds, as stored. */
-  readonly ingestionSecond: number
-}
 
 /** The read side computed the way the ClickHouse queries do: argMax by IngestionTime, uniq per stage, views merged. */
 export class InMemoryReadModel implements ReadModel {
@@ -27,14 +18,8 @@ export class InMemoryReadModel implements ReadModel {
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
     const sessionIds = new Set<string>(this.viewsOf(developerId, period).map((v) => v.sessionId))
-    const candidates = this.sessionStates(developerId).filter((s) => sessionIds.has(s.sessionId))
     // argMax by (IngestionTime, FactId), as ClickHouse reads it
-    const latest = new Map<string, SessionState>()
-    for (const s of candidates) {
-      const kept = latest.get(s.sessionId)
-      if (!kept || s.ingestionSecond > kept.ingestionSecond || (s.ingestionSecond === kept.ingestionSecond && s.factId > kept.factId)) latest.set(s.sessionId, s)
-    }
-    const sessions = [...latest.values()]
+    const sessions = [...latestSessionFacts(this.sessionFacts(developerId).filter((s) => sessionIds.has(s.sessionId))).values()]
     const durations = sessions.map((s) => s.durationSeconds)
     return {
       sessions: sessions.length,
@@ -76,13 +61,7 @@ export class InMemoryReadModel implements ReadModel {
 
   /** The developer's views in the period, each one merged row (its developer and time decide). */
   private viewsOf(developerId: Guid, period: Period): ViewLink[] {
-    const merged = mergeViews(
-      this.viewRows(developerId),
-      (r) => r.propertyObjectViewId,
-      // the rank as the store keeps it: IngestionTime in whole seconds
-      (r) => ({ isClosed: r.isClosed, ingestionSecond: Math.floor(r.ingestionTime / 1000), factId: r.factId, developerId: r.developerId }),
-    )
-    return [...merged.values()].filter((v) => v.developerId === developerId && v.eventTime >= period.from && v.eventTime < period.to)
+    return developerViews(developerId, this.viewRows(developerId)).filter((v) => v.eventTime >= period.from && v.eventTime < period.to)
   }
 
   /** Every row of the views the developer may own: its serving rows, or every raw view fact. */
@@ -91,12 +70,10 @@ export class InMemoryReadModel implements ReadModel {
     return this.tables.of('property_object_view_facts').map(({ fact: { row }, ingestionTime }) => ({ ...row, durationSeconds: row.durationSeconds ?? 0, ingestionTime }))
   }
 
-  private sessionStates(developerId: Guid): SessionState[] {
-    const second = (t: number) => Math.floor(t / 1000)
-    if (this.source === 'serving') {
-      return this.tables.serving.sessions.filter((r) => r.keyDeveloperId === developerId).map((r) => ({ ...r, ingestionSecond: second(r.ingestionTime) }))
-    }
-    return this.tables.of('session_facts').map(({ fact: { row }, ingestionTime }) => ({ ...row, ingestionSecond: second(ingestionTime) }))
+  /** The session facts a developer's sessions are read from: its serving copies, or every raw session fact. */
+  private sessionFacts(developerId: Guid): SessionLink[] {
+    if (this.source === 'serving') return this.tables.serving.sessions.filter((r) => r.keyDeveloperId === developerId)
+    return this.tables.of('session_facts').map(({ fact: { row }, ingestionTime }) => ({ ...row, ingestionTime }))
   }
 }
 

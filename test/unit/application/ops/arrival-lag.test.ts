@@ -29,6 +29,9 @@ describe('arrival lag: Kafka record timestamp to durable effects', () => {
     const text = await h.metrics.registry.metrics()
     expect(text).toMatch(/dev_stats_arrival_lag_seconds_count\{consumer="session-ended"\} 3/)
     expect(text).toMatch(/dev_stats_arrival_lag_seconds_bucket\{le="60",consumer="session-ended"\} 3/)
+    // buckets at 0.5 and 2 s: an objective of seconds (p99 arrival-to-stored ≤ 2 s) reads off them
+    expect(text).toMatch(/dev_stats_arrival_lag_seconds_bucket\{le="0.5",consumer="session-ended"\} \d/)
+    expect(text).toMatch(/dev_stats_arrival_lag_seconds_bucket\{le="2",consumer="session-ended"\} \d/)
     expect(text).toMatch(/dev_stats_ingest_lag_seconds_bucket\{le="3600",consumer="session-ended"\} 0/)
   })
 })
