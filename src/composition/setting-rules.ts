@@ -68,6 +68,7 @@ export const SETTING_RULES: readonly SettingRule[] = [
   rule('viewSources', 'DEV_STATS_VIEW_SOURCES', (c) => c.viewSources, viewSources),
   rule('engine.maxBatchRows', 'DEV_STATS_BATCH_MAX_ROWS', (c) => c.engine.maxBatchRows, positive),
   rule('engine.flushIntervalMs', 'DEV_STATS_FLUSH_INTERVAL_MS', (c) => c.engine.flushIntervalMs, positive),
+  rule('engine.slowBatchFlushMs', 'DEV_STATS_FLUSH_SLOW_BATCH_MS', (c) => c.engine.slowBatchFlushMs, (v) => (v === undefined ? undefined : wholeUpTo(3_600_000, '0-3600000 ms, 0 for never early')(v))),
   rule('engine.flushesInFlight', 'DEV_STATS_FLUSHES_IN_FLIGHT', (c) => c.engine.flushesInFlight, positive),
   rule('engine.sinkBackoff.initialMs', 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', (c) => c.engine.sinkBackoff.initialMs, positive),
   rule('engine.sinkBackoff.maxMs', 'DEV_STATS_SINK_BACKOFF_MAX_MS', (c) => c.engine.sinkBackoff, (b) =>

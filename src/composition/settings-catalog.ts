@@ -70,6 +70,7 @@ export const SETTING_GROUPS: readonly Group[] = [
     settings: [
       { env: 'DEV_STATS_BATCH_MAX_ROWS', meaning: 'a batch is inserted at this many records' },
       { env: 'DEV_STATS_FLUSH_INTERVAL_MS', meaning: 'a non-empty batch is inserted at the latest after this' },
+      { env: 'DEV_STATS_FLUSH_SLOW_BATCH_MS', meaning: "when set, a batch this old that, at the rate it has filled so far, would not reach `DEV_STATS_BATCH_MAX_ROWS` within as long again is inserted: a low-rate consumer's records are stored within about this long (twice it at most) instead of `DEV_STATS_FLUSH_INTERVAL_MS`, at one small insert per this long; consumers whose batches fill keep inserting full ones. Each early insert is a part more for ClickHouse to merge (docs/scale.md). `0`: never early" },
       { env: 'DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', meaning: "the same for the property-object consumer, when shorter: a view or funnel event naming an object created a moment before finds it stored sooner instead of being parked" },
       { env: 'DEV_STATS_FLUSHES_IN_FLIGHT', meaning: "sealed batches of one consumer inserting at once (commits stay in batch order)" },
       { env: 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', meaning: 'first delay before retrying a failed insert or publish (doubling)' },

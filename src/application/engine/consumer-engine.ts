@@ -6,6 +6,7 @@ import { CATCH_UP_AFTER_BATCHES, DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_
 import type { EngineDeps } from './engine-deps.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
+import { batchDue } from './flush-due.js'
 import { recordBytes, unlimitedBudget, type MemoryBudget } from './memory-budget.js'
 import { OffsetTracker } from './offset-tracker.js'
 import { OrderedFlushes } from './ordered-flushes.js'
@@ -143,7 +144,7 @@ export class ConsumerEngine {
     this.halt()
   }
 
-  /** Flush now and wait for every sealed batch (tests and shutdown); the timer flushes after flushIntervalMs. */
+  /** Flush now and wait for every sealed batch (tests and shutdown); the timer flushes when the batch is due (batchDue). */
   drain(): Promise<void> {
     return this.serial(async () => {
       await this.releaseDue()
@@ -171,8 +172,8 @@ export class ConsumerEngine {
     void this.serial(async () => {
       this.tickQueued = false
       await this.releaseDue()
-      const { openedAt } = this.batch
-      if (openedAt !== undefined && performance.now() - openedAt >= this.deps.config.flushIntervalMs) await this.flush()
+      const { openedAt, size } = this.batch
+      if (openedAt !== undefined && batchDue(performance.now() - openedAt, size, this.batchRows, this.deps.config)) await this.flush()
     }).catch((e) => this.abandoned(e))
   }
 

@@ -5,6 +5,12 @@ export interface EngineConfig {
   readonly maxBatchRows: number
   /** Flush a non-empty batch at the latest after this long. */
   readonly flushIntervalMs: number
+  /**
+   * A batch this old that, at the rate it has filled so far, would not reach its row bound within
+   * as long again is flushed (flush-due.ts): a low-rate consumer's records wait about this long, not
+   * the whole interval, for one small insert per bound. Absent, 0 or not below the interval: never early.
+   */
+  readonly slowBatchFlushMs?: number
   /** Retry of a failed insert or publish: 1 s → 60 s by default. */
   readonly sinkBackoff: BackoffPolicy
   /**

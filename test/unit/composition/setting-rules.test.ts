@@ -22,6 +22,7 @@ const INVALID: readonly (readonly [env: string, value: string, host: IngestSetti
   ['DEV_STATS_VIEW_SOURCES', 'Catalog,Unknown', { viewSources: ['Catalog', 'Unknown'] }],
   ['DEV_STATS_BATCH_MAX_ROWS', '0', { engine: { maxBatchRows: 0 } }],
   ['DEV_STATS_FLUSH_INTERVAL_MS', '0', { engine: { flushIntervalMs: 0 } }],
+  ['DEV_STATS_FLUSH_SLOW_BATCH_MS', '3600001', { engine: { slowBatchFlushMs: 3_600_001 } }],
   ['DEV_STATS_FLUSHES_IN_FLIGHT', '0', { engine: { flushesInFlight: 0 } }],
   ['DEV_STATS_SINK_BACKOFF_INITIAL_MS', '0', { engine: { sinkBackoff: { initialMs: 0 } } }],
   ['DEV_STATS_SINK_BACKOFF_MAX_MS', '10', { engine: { sinkBackoff: { maxMs: 10 } } }],
