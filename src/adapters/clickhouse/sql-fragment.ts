@@ -126,3 +126,17 @@ export const render = (fragment: SqlFragment, dialect: Dialect): RenderedSql => 
   }
   return { query: walk(fragment), params }
 }
+
+/** Pairs of UUIDs for `(a, b) IN <set>`, one validated text the server splits (as uuidSet). Not for an empty list. */
+export const uuidPairSet = (pairs: readonly (readonly [Guid, Guid])[]): SqlFragment => {
+  if (pairs.length === 0) throw new TypeError('an empty UUID pair set')
+  const text: SqlValue = { kind: 'String', value: pairs.map(([a, b]) => `${uuid(a).value}|${uuid(b).value}`).join(',') }
+  return sql`(SELECT toUUID(p[1]), toUUID(p[2]) FROM (SELECT splitByChar('|', arrayJoin(splitByChar(',', ${text}))) AS p))`
+}
+
+/** Pairs of a UUID and a YYYY-MM-DD day for `(id, day) IN <set>` (as uuidPairSet). Not for an empty list. */
+export const uuidDaySet = (pairs: readonly (readonly [Guid, string])[]): SqlFragment => {
+  if (pairs.length === 0) throw new TypeError('an empty UUID-day set')
+  const text: SqlValue = { kind: 'String', value: pairs.map(([a, d]) => `${uuid(a).value}|${date(d).value}`).join(',') }
+  return sql`(SELECT toUUID(p[1]), toDate(p[2]) FROM (SELECT splitByChar('|', arrayJoin(splitByChar(',', ${text}))) AS p))`
+}

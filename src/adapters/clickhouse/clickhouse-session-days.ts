@@ -1,0 +1,192 @@
+import type { ClickHouseSettings } from '@clickhouse/client'
+import type { DayCandidate, DeveloperDay, DeveloperSession, DeveloperView, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { Guid } from '../../domain/guid.js'
+import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
+import { firstDayOf, type DaySummary, type SessionState } from '../../domain/session-states.js'
+import type { ClickHouseSession } from './clickhouse-session.js'
+import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
+
+/** A lookup reads a few granules of the keys it names: one thread is plenty. */
+const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
+
+interface ViewRow {
+  KeyDeveloperId: Guid
+  PropertyObjectViewId: Guid
+  FactId: string
+  DeveloperId: Guid
+  SessionId: Guid
+  IsClosed: number
+  DurationSeconds: number
+  EventTime: number
+  IngestionTime: number
+}
+
+interface StateRow {
+  KeyDeveloperId: Guid
+  SessionId: Guid
+  ViewDays: number[]
+  DurationSeconds: number
+  ViewerKind: 'Guest' | 'User'
+  Version: string | number
+}
+
+interface SummaryRow {
+  KeyDeveloperId: Guid
+  DayNumber: number
+  Sessions: string | number
+  GuestSessions: string | number
+  UserSessions: string | number
+  TotalDurationSeconds: string | number
+  MinDurationSeconds: number
+  MaxDurationSeconds: number
+  Views: string | number
+  ClosedViews: string | number
+  TotalViewSeconds: string | number
+  Version: string | number
+}
+
+const VIEW_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime`
+const STATE_COLUMNS = sql`KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), ViewDays) AS ViewDays, DurationSeconds, ViewerKind, Version`
+
+const viewRow = (r: ViewRow): ServingViewRow => ({
+  keyDeveloperId: r.KeyDeveloperId, propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
+  isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
+})
+
+const stateOf = (r: StateRow): SessionState => ({
+  developerId: r.KeyDeveloperId, sessionId: r.SessionId, viewDays: r.ViewDays.map(Number), durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind, version: Number(r.Version),
+})
+
+const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
+
+/** Migration 0011's session states and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
+export class ClickHouseSessionDays implements SessionDaysIndex {
+  constructor(private readonly session: ClickHouseSession) {}
+
+  async viewRows(views: readonly DeveloperView[]): Promise<ServingViewRow[]> {
+    if (views.length === 0) return []
+    const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
+    const rows = await this.session.select<ViewRow>(sql`
+      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
+      WHERE KeyDeveloperId IN ${uuidSet(distinct(views.map((v) => v.developerId)))} AND PropertyObjectViewId IN ${uuidSet(distinct(views.map((v) => v.viewId)))}`, LOOKUP_SETTINGS)
+    return rows.filter((r) => wanted.has(`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`)).map(viewRow)
+  }
+
+  async sessionViewRows(sessions: readonly DeveloperSession[]): Promise<ServingViewRow[]> {
+    if (sessions.length === 0) return []
+    const rows = await this.session.select<ViewRow>(sql`
+      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
+      WHERE (KeyDeveloperId, PropertyObjectViewId) IN (
+        SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_session_views')}
+        WHERE ${this.sessionKeys(sessions)})
+        AND KeyDeveloperId IN ${uuidSet(distinct(sessions.map((s) => s.developerId)))}`, LOOKUP_SETTINGS)
+    return rows.map(viewRow)
+  }
+
+  async sessionFacts(sessions: readonly DeveloperSession[]): Promise<ServingSessionRow[]> {
+    if (sessions.length === 0) return []
+    const rows = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
+      SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
+      FROM ${this.table('developer_session_facts')} WHERE ${this.sessionKeys(sessions)}`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({
+      keyDeveloperId: r.KeyDeveloperId, sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
+      eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
+    }))
+  }
+
+  async writeStates(states: readonly SessionState[]): Promise<void> {
+    if (states.length === 0) return
+    await this.session.insert('developer_session_states', states.map((s) => ({
+      KeyDeveloperId: s.developerId, SessionId: s.sessionId, FirstDay: dayText(firstDayOf(s) ?? 0), ViewDays: s.viewDays.map(dayText),
+      DurationSeconds: s.durationSeconds, ViewerKind: s.viewerKind, Version: s.version,
+    })))
+  }
+
+  async countedDays(sessions: readonly DeveloperSession[]): Promise<DeveloperDay[]> {
+    if (sessions.length === 0) return []
+    const rows = await this.session.select<{ KeyDeveloperId: Guid; Day: number }>(sql`
+      SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS Day FROM ${this.table('developer_session_states')}
+      WHERE ${this.sessionKeys(sessions)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.Day) }))
+  }
+
+  async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidate[]> {
+    if (days.length === 0) return []
+    const rows = await this.session.select<StateRow & { Day: number }>(sql`
+      SELECT c.Day AS Day, ${STATE_COLUMNS}
+      FROM (SELECT DISTINCT KeyDeveloperId, SessionId, toUInt16(FirstDay) AS Day FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
+      ALL INNER JOIN (${this.latestStates(sql`(KeyDeveloperId, SessionId) IN (SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)})`)}) AS s
+      USING (KeyDeveloperId, SessionId)`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.Day), state: stateOf(r) }))
+  }
+
+  async dayViewRows(days: readonly DeveloperDay[]): Promise<ServingViewRow[]> {
+    if (days.length === 0) return []
+    const around = days.flatMap((d) => [d.day - 1, d.day, d.day + 1].filter((x) => x >= 0).map((day) => ({ developerId: d.developerId, day })))
+    const rows = await this.session.select<ViewRow>(sql`
+      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')} WHERE ${this.dayKeys(around, sql`toDate(EventTime)`)}`, LOOKUP_SETTINGS)
+    return rows.map(viewRow)
+  }
+
+  async writeSummaries(summaries: readonly DaySummary[]): Promise<void> {
+    if (summaries.length === 0) return
+    await this.session.insert('developer_day_summaries', summaries.map((s) => ({
+      KeyDeveloperId: s.developerId, Day: dayText(s.day),
+      Sessions: s.sessions.sessions, GuestSessions: s.sessions.guestSessions, UserSessions: s.sessions.userSessions,
+      TotalDurationSeconds: s.sessions.totalDurationSeconds, MinDurationSeconds: s.sessions.minDurationSeconds, MaxDurationSeconds: s.sessions.maxDurationSeconds,
+      Views: s.views.views, ClosedViews: s.views.closedViews, TotalViewSeconds: s.views.totalViewSeconds, Version: s.version,
+    })))
+  }
+
+  async summaries(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DaySummary[]> {
+    const rows = await this.session.select<SummaryRow>(sql`
+      SELECT KeyDeveloperId, toUInt16(Day) AS DayNumber, Sessions, GuestSessions, UserSessions, TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds,
+             Views, ClosedViews, TotalViewSeconds, Version
+      FROM ${this.table('developer_day_summaries')}
+      PREWHERE KeyDeveloperId = ${uuid(developerId)} AND Day >= ${date(dayText(first))} AND Day <= ${date(dayText(last))}
+      ORDER BY DayNumber, Version DESC LIMIT 1 BY DayNumber`)
+    return rows.map((r) => ({
+      developerId: r.KeyDeveloperId, day: Number(r.DayNumber), version: Number(r.Version),
+      sessions: {
+        sessions: Number(r.Sessions), guestSessions: Number(r.GuestSessions), userSessions: Number(r.UserSessions),
+        totalDurationSeconds: Number(r.TotalDurationSeconds), minDurationSeconds: Number(r.MinDurationSeconds), maxDurationSeconds: Number(r.MaxDurationSeconds),
+      },
+      views: { views: Number(r.Views), closedViews: Number(r.ClosedViews), totalViewSeconds: Number(r.TotalViewSeconds) },
+    }))
+  }
+
+  async spanning(developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionState[]> {
+    const rows = await this.session.select<StateRow>(sql`
+      SELECT ${STATE_COLUMNS} FROM (${this.latestStates(sql`KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (
+        SELECT SessionId FROM ${this.table('developer_spanning_sessions')}
+        PREWHERE KeyDeveloperId = ${uuid(developerId)} AND FirstDay >= ${date(dayText(Math.max(0, first)))} AND FirstDay <= ${date(dayText(Math.max(0, last)))})`)})
+      WHERE length(ViewDays) > 1`)
+    return rows.map(stateOf)
+  }
+
+  /** The latest (highest-version) state of each session the condition selects. */
+  private latestStates(where: SqlFragment): SqlFragment {
+    return sql`
+      SELECT KeyDeveloperId, SessionId, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
+      WHERE ${where}
+      ORDER BY KeyDeveloperId, SessionId, Version DESC LIMIT 1 BY KeyDeveloperId, SessionId`
+  }
+
+  /** The pairs, after the key's columns alone (what the primary key is searched by). */
+  private sessionKeys(sessions: readonly DeveloperSession[]): SqlFragment {
+    return sql`KeyDeveloperId IN ${uuidSet(distinct(sessions.map((s) => s.developerId)))} AND SessionId IN ${uuidSet(distinct(sessions.map((s) => s.sessionId)))}
+      AND (KeyDeveloperId, SessionId) IN ${uuidPairSet(sessions.map((s) => [s.developerId, s.sessionId]))}`
+  }
+
+  /** The developer-days, after the developers and the days' range alone (what the key and the partitions are searched by). */
+  private dayKeys(days: readonly DeveloperDay[], column: SqlFragment): SqlFragment {
+    const numbers = days.map((d) => d.day)
+    return sql`KeyDeveloperId IN ${uuidSet(distinct(days.map((d) => d.developerId)))}
+      AND ${column} >= ${date(dayText(Math.min(...numbers)))} AND ${column} <= ${date(dayText(Math.max(...numbers)))}
+      AND (KeyDeveloperId, ${column}) IN ${uuidDaySet(days.map((d) => [d.developerId, dayText(d.day)]))}`
+  }
+
+  private table(name: string): SqlFragment {
+    return sql`${ident(this.session.database)}.${ident(name)}`
+  }
+}
