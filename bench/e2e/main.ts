@@ -9,7 +9,7 @@ import { startService } from './service.js'
 import { exactlyOnce, verify, type Verdict } from './verify.js'
 import { printHistoryTable, printTable, type Line } from './table.js'
 import type { ProcessUsage } from './process-usage.js'
-import { serverCpu, serverCpuSince, serverPids, type ServerCpu } from './server-cpu.js'
+import { clickhouseCell, serverCpu, serverCpuSince, serverPids, type ServerCpu } from './server-cpu.js'
 import { describeFloor, floorInChild, type Floor } from '../floor.js'
 import { execSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -249,12 +249,12 @@ const allTopicsSteady = async (o: BenchOptions): Promise<void> => {
     const latency = await factLatencies(ch, db, expected)
     const once = Object.values(await shortfall(ch, db, expected)).every((x) => x === 0)
     await dropMeasured(db)
-    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Steady.toFixed(1)} | ${latency.p99SessionsSteady.toFixed(1)} | ${window ? `${((100 * window.within) / window.total).toFixed(2)} % of ${window.total.toLocaleString('en')}` : '–'} | ${[usage?.cpuSeconds, servers.clickhouse, servers.kafka].map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
+    rows.push(`| ${label} | ${latency.n.toLocaleString('en')} | ${latency.p50.toFixed(1)} | ${latency.p99.toFixed(1)} | ${latency.p99After10s.toFixed(1)} | ${latency.p99Steady.toFixed(1)} | ${latency.p99SessionsSteady.toFixed(1)} | ${window ? `${((100 * window.within) / window.total).toFixed(2)} % of ${window.total.toLocaleString('en')}` : '–'} | ${[usage?.cpuSeconds?.toFixed(1) ?? '–', clickhouseCell(servers), servers.kafka?.toFixed(1) ?? '–'].join(' / ')} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${once ? 'yes' : 'no'} |`)
     console.log(`  ${rows.at(-1)}`)
     if (!once) process.exitCode = 1
   }
   console.log(`\n${o.steady.toLocaleString('en')} records/s on all 16 topics for ${o.seconds} s (the soak's shares, clean), ${PARTITIONS} partitions each; send-to-stored of the session and view facts\n`)
-  console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | p99 s of the steady window (after the first 10 s, before the last 5 s) | the same of session facts (no dimension) | settled within 2 s in the steady window (arrival histogram of the service) | CPU s: service / ClickHouse / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('| consumer | facts timed | p50 s | p99 s | p99 s after the first 10 s | p99 s of the steady window (after the first 10 s, before the last 5 s) | the same of session facts (no dimension) | settled within 2 s in the steady window (arrival histogram of the service) | CPU s: service / ClickHouse (of it in the kernel) / Kafka | peak RSS MB | every record once |\n|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)
 }
 
@@ -285,13 +285,13 @@ const allTopics = async (o: BenchOptions): Promise<void> => {
     const [peakTable, peak] = [...peaks].reduce((a, b) => (b[1] > a[1] ? b : a), ['–', 0])
     const cpu = [usage?.cpuSeconds, servers.clickhouse, servers.kafka]
     const us = cpu.every((x) => x !== undefined) ? ((cpu as number[]).reduce((a, b) => a + b, 0) * 1e6) / o.records : undefined
-    rows.push(`| ${label} | ${((doneAt - run.startedAt) / 1000).toFixed(1)} | ${cpu.map((x) => x?.toFixed(1) ?? '–').join(' / ')} | ${us?.toFixed(1) ?? '–'} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${peak} (${peakTable}) | ${refusals} | ${once ? 'yes' : `no: ${JSON.stringify(short)}`} |`)
+    rows.push(`| ${label} | ${((doneAt - run.startedAt) / 1000).toFixed(1)} | ${[usage?.cpuSeconds?.toFixed(1) ?? '–', clickhouseCell(servers), servers.kafka?.toFixed(1) ?? '–'].join(' / ')} | ${us?.toFixed(1) ?? '–'} | ${usage?.peakMb.toFixed(0) ?? '–'} | ${peak} (${peakTable}) | ${refusals} | ${once ? 'yes' : `no: ${JSON.stringify(short)}`} |`)
     console.log(`  ${label}: ${rows.at(-1)}; peak active parts per table ${JSON.stringify(Object.fromEntries(peaks))}`)
     if (!once) process.exitCode = 1
   }
   const lowest = floors.reduce((a, b) => (b.usPerRecord < a.usPerRecord ? b : a))
   console.log(`\n${describeFloor(lowest)}\n\nbacklog of ${o.records.toLocaleString('en')} records on all 16 topics (the soak's shares, clean), ${PARTITIONS} partitions each\n`)
-  console.log('| consumer | time s | CPU s: service / ClickHouse / Kafka | all three µs/record | peak RSS MB | peak active parts of a partition (table) | code 252 refusals | every record once |\n|---|---|---|---|---|---|---|---|')
+  console.log('| consumer | time s | CPU s: service / ClickHouse (of it in the kernel) / Kafka | all three µs/record | peak RSS MB | peak active parts of a partition (table) | code 252 refusals | every record once |\n|---|---|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)
 }
 

@@ -19,6 +19,8 @@ interface Stat {
   readonly ppid: number
   /** utime + stime of every thread, in seconds. */
   readonly cpuSeconds: number
+  /** stime alone: in the kernel on the process's behalf (files, sockets, memory). */
+  readonly systemSeconds: number
 }
 
 /** /proc/<pid>/stat (or a thread's, /proc/<pid>/task/<tid>/stat); undefined once it is gone. */
@@ -27,7 +29,7 @@ const statOf = (pid: number, path = `/proc/${pid}/stat`): Stat | undefined => {
     const stat = readFileSync(path, 'utf8')
     // Fields after "(comm) ": state is the 3rd of stat, ppid the 4th, utime and stime the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const s = { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND }
+    const s = { pid, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, systemSeconds: Number(fields[12]) / TICKS_PER_SECOND }
     // A process exiting while we read may hand back a short or empty line.
     return Number.isFinite(s.cpuSeconds) && Number.isFinite(s.ppid) ? s : undefined
   } catch {
@@ -59,6 +61,12 @@ const treeOf = (pid: number): Stat[] => {
 export const treeCpuSeconds = (pid: number): number | undefined => {
   const tree = treeOf(pid)
   return tree.length === 0 ? undefined : tree.reduce((n, s) => n + s.cpuSeconds, 0)
+}
+
+/** Of those, the seconds spent in the kernel. */
+export const treeSystemSeconds = (pid: number): number | undefined => {
+  const tree = treeOf(pid)
+  return tree.length === 0 ? undefined : tree.reduce((n, s) => n + s.systemSeconds, 0)
 }
 
 /** Peak resident set (VmHWM) of a process in kB; 0 once it is gone. */

@@ -1,5 +1,5 @@
 import { CLICKHOUSE_URL, KAFKA_BROKERS } from './infra.js'
-import { listenerPid, treeCpuSeconds } from './process-usage.js'
+import { listenerPid, treeCpuSeconds, treeSystemSeconds } from './process-usage.js'
 
 // What the ClickHouse server and the Kafka broker spend serving a contender: their CPU seconds
 // (every thread, from /proc) at its start and when its last row is visible. Both serve everyone on
@@ -9,6 +9,8 @@ import { listenerPid, treeCpuSeconds } from './process-usage.js'
 export interface ServerCpu {
   /** undefined: the server is not a process on this machine (or not visible to us). */
   readonly clickhouse: number | undefined
+  /** Of ClickHouse's, the kernel's (creating parts, their files and directories, is mostly that). */
+  readonly clickhouseKernel: number | undefined
   readonly kafka: number | undefined
 }
 
@@ -31,6 +33,7 @@ export const serverPids = (): { clickhouse?: number; kafka?: number } => {
 
 export const serverCpu = (pids: { clickhouse?: number; kafka?: number }): ServerCpu => ({
   clickhouse: pids.clickhouse === undefined ? undefined : treeCpuSeconds(pids.clickhouse),
+  clickhouseKernel: pids.clickhouse === undefined ? undefined : treeSystemSeconds(pids.clickhouse),
   kafka: pids.kafka === undefined ? undefined : treeCpuSeconds(pids.kafka),
 })
 
@@ -38,5 +41,10 @@ const minus = (a: number | undefined, b: number | undefined) => (a === undefined
 
 export const serverCpuSince = (before: ServerCpu, after: ServerCpu): ServerCpu => ({
   clickhouse: minus(after.clickhouse, before.clickhouse),
+  clickhouseKernel: minus(after.clickhouseKernel, before.clickhouseKernel),
   kafka: minus(after.kafka, before.kafka),
 })
+
+/** ClickHouse's CPU seconds with its kernel share, e.g. `52.8 (44.0)`. */
+export const clickhouseCell = (servers: ServerCpu): string =>
+  servers.clickhouse === undefined ? '–' : `${servers.clickhouse.toFixed(1)}${servers.clickhouseKernel === undefined ? '' : ` (${servers.clickhouseKernel.toFixed(1)})`}`
