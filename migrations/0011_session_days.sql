@@ -1,9 +1,8 @@
--- 0011: per-developer session states and day summaries (issue 45, domain/session-states.ts), kept
--- by the ingest after the serving rows (0008) and before the offsets: a read of N whole days sums
+-- 0011: per-developer session states and day summaries (issue 45, domain/session-states.ts), for
+-- the session-days step to keep after the serving rows (0008) and before the offsets (the ingest
+-- does not run it yet; docs/clickhouse.md, Day summaries): a read of N whole days sums
 -- N summaries and the few sessions counted before the period with a view inside it, never the
 -- developer's sessions.
---   developer_session_views: the serving view rows' sessions, so that the views of a (developer,
---     session) are found by its key (developer_view_facts is ordered by view);
 --   developer_session_states: every state a step computed of a (developer, session), each with its
 --     version (the rows it read); all versions are kept, as the days a session was counted on
 --     before are the days it may have left;
@@ -11,24 +10,6 @@
 --     a day (all, and those with view days after it), filled from the states;
 --   developer_day_summaries: a developer's day, the highest version wins.
 -- Statements end with ";" at the end of a line. Idempotent (IF NOT EXISTS).
-CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_views
-(
-    KeyDeveloperId UUID,
-    SessionId UUID,
-    PropertyObjectViewId UUID,
-    EventTime DateTime('UTC')
-)
-ENGINE = ReplacingMergeTree
-PARTITION BY toYYYYMM(EventTime)
-ORDER BY (KeyDeveloperId, SessionId, PropertyObjectViewId)
-SETTINGS index_granularity = 256;
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.developer_session_views_mv
-TO pin_dev_stats.developer_session_views
-AS SELECT KeyDeveloperId, SessionId, PropertyObjectViewId, EventTime
-FROM pin_dev_stats.developer_view_facts
-WHERE SessionId != toUUID('00000000-0000-0000-0000-000000000000');
-
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_states
 (
     KeyDeveloperId UUID,

@@ -74,11 +74,11 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   async sessionViewRows(sessions: readonly DeveloperSession[]): Promise<ServingViewRow[]> {
     if (sessions.length === 0) return []
+    // the developers' rows naming the sessions are found by the key's prefix alone: the developers' rows are read
     const rows = await this.session.select<ViewRow>(sql`
       SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
       WHERE (KeyDeveloperId, PropertyObjectViewId) IN (
-        SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_session_views')}
-        WHERE ${this.sessionKeys(sessions)})
+        SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_facts')} WHERE ${this.sessionKeys(sessions)})
         AND KeyDeveloperId IN ${uuidSet(distinct(sessions.map((s) => s.developerId)))}`, LOOKUP_SETTINGS)
     return rows.map(viewRow)
   }
