@@ -1,5 +1,6 @@
 import type { Guid } from './guid.js'
 import { dayOf, type DayNumber, type DayedSessionLink, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type SessionLink, type ViewLink } from './serving-links.js'
+import { groupBy } from './group-by.js'
 
 /**
  * What a batch writes to the serving tables once its facts are stored and the link tables were
@@ -120,14 +121,3 @@ const servingSessionRow = (s: SessionLink, keyDeveloperId: Guid): ServingSession
   ingestionTime: s.ingestionTime,
   keyDeveloperId,
 })
-
-const groupBy = <T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> => {
-  const groups = new Map<string, T[]>()
-  for (const item of items) {
-    const k = key(item)
-    const group = groups.get(k)
-    if (group) group.push(item)
-    else groups.set(k, [item])
-  }
-  return groups
-}

@@ -1,5 +1,9 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
+import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
+import { ClickHouseSessionDays } from '../../src/adapters/clickhouse/clickhouse-session-days.js'
 import type { ReadModel } from '../../src/application/ports/read-model.port.js'
 import type { SessionDaysIndex } from '../../src/application/ports/session-days-index.port.js'
 import { keepSessionDaysCurrent } from '../../src/application/serving/session-days-step.js'
@@ -142,4 +146,14 @@ export const sessionDaysProperty = async (store: () => SessionDaysStore, numRuns
     }),
     { numRuns },
   )
+}
+
+/** The property on a ClickHouse store (server or chdb), its serving-row read as the oracle. */
+export const sessionDaysPropertyOnClickHouse = async (session: ClickHouseSession, numRuns: number): Promise<void> => {
+  const serving = new ClickHouseServingIndex(session)
+  await sessionDaysProperty(() => ({
+    index: new ClickHouseSessionDays(session),
+    oracle: new ClickHouseReadModel(session, 'serving'),
+    writeServing: (views, sessions) => serving.write(views, sessions),
+  }), numRuns)
 }

@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DayCandidate, DeveloperDay, DeveloperSession, DeveloperView, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DayCandidate, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
 import { firstDayOf, type DaySummary, type SessionState } from '../../domain/session-states.js'
@@ -63,7 +63,7 @@ const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
 export class ClickHouseSessionDays implements SessionDaysIndex {
   constructor(private readonly session: ClickHouseSession) {}
 
-  async viewRows(views: readonly DeveloperView[]): Promise<ServingViewRow[]> {
+  async viewRows(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
     if (views.length === 0) return []
     const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
     const rows = await this.session.select<ViewRow>(sql`
@@ -72,7 +72,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     return rows.filter((r) => wanted.has(`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`)).map(viewRow)
   }
 
-  async sessionViewRows(sessions: readonly DeveloperSession[]): Promise<ServingViewRow[]> {
+  async sessionViewRows(sessions: readonly SessionKey[]): Promise<ServingViewRow[]> {
     if (sessions.length === 0) return []
     // the developers' rows naming the sessions are found by the key's prefix alone: the developers' rows are read
     const rows = await this.session.select<ViewRow>(sql`
@@ -83,7 +83,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     return rows.map(viewRow)
   }
 
-  async sessionFacts(sessions: readonly DeveloperSession[]): Promise<ServingSessionRow[]> {
+  async sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
     if (sessions.length === 0) return []
     const rows = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
       SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
@@ -102,7 +102,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     })))
   }
 
-  async countedDays(sessions: readonly DeveloperSession[]): Promise<DeveloperDay[]> {
+  async countedDays(sessions: readonly SessionKey[]): Promise<DeveloperDay[]> {
     if (sessions.length === 0) return []
     const rows = await this.session.select<{ KeyDeveloperId: Guid; Day: number }>(sql`
       SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS Day FROM ${this.table('developer_session_states')}
@@ -173,7 +173,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   /** The pairs, after the key's columns alone (what the primary key is searched by). */
-  private sessionKeys(sessions: readonly DeveloperSession[]): SqlFragment {
+  private sessionKeys(sessions: readonly SessionKey[]): SqlFragment {
     return sql`KeyDeveloperId IN ${uuidSet(distinct(sessions.map((s) => s.developerId)))} AND SessionId IN ${uuidSet(distinct(sessions.map((s) => s.sessionId)))}
       AND (KeyDeveloperId, SessionId) IN ${uuidPairSet(sessions.map((s) => [s.developerId, s.sessionId]))}`
   }

@@ -1,4 +1,4 @@
-import type { DayCandidate, DeveloperDay, DeveloperSession, DeveloperView, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DayCandidate, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
 import { firstDayOf, type DaySummary, type SessionState } from '../../domain/session-states.js'
@@ -22,19 +22,19 @@ export class InMemorySessionDays implements SessionDaysIndex {
 
   constructor(private readonly tables: InMemoryTables) {}
 
-  async viewRows(views: readonly DeveloperView[]): Promise<ServingViewRow[]> {
+  async viewRows(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
     const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
     return this.keyRows(views.map((v) => v.developerId)).filter((r) => wanted.has(`${r.keyDeveloperId}|${r.propertyObjectViewId}`))
   }
 
-  async sessionViewRows(sessions: readonly DeveloperSession[]): Promise<ServingViewRow[]> {
+  async sessionViewRows(sessions: readonly SessionKey[]): Promise<ServingViewRow[]> {
     const wanted = new Set(sessions.map(sessionKey))
     const rows = this.keyRows(sessions.map((s) => s.developerId))
     const named = new Set(rows.filter((r) => wanted.has(sessionKey({ developerId: r.keyDeveloperId, sessionId: r.sessionId }))).map((r) => `${r.keyDeveloperId}|${r.propertyObjectViewId}`))
     return rows.filter((r) => named.has(`${r.keyDeveloperId}|${r.propertyObjectViewId}`))
   }
 
-  async sessionFacts(sessions: readonly DeveloperSession[]): Promise<ServingSessionRow[]> {
+  async sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
     this.sync()
     return [...new Set(sessions.map(sessionKey))].flatMap((k) => this.sessionsByKey.get(k) ?? [])
   }
@@ -50,7 +50,7 @@ export class InMemorySessionDays implements SessionDaysIndex {
     }
   }
 
-  async countedDays(sessions: readonly DeveloperSession[]): Promise<DeveloperDay[]> {
+  async countedDays(sessions: readonly SessionKey[]): Promise<DeveloperDay[]> {
     return sessions.flatMap((k) => (this.states.get(sessionKey(k)) ?? []).flatMap((s) => {
       const day = firstDayOf(s)
       return day === undefined ? [] : [{ developerId: k.developerId, day }]
@@ -108,7 +108,7 @@ export class InMemorySessionDays implements SessionDaysIndex {
   }
 }
 
-const sessionKey = (k: DeveloperSession) => `${k.developerId}|${k.sessionId}`
+const sessionKey = (k: SessionKey) => `${k.developerId}|${k.sessionId}`
 const dayKey = (k: DeveloperDay) => `${k.developerId}|${k.day}`
 const daysOf = (first: DayNumber, last: DayNumber): DayNumber[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i)
 

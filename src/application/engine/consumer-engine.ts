@@ -118,7 +118,7 @@ export class ConsumerEngine {
     })
     // a stop() while joining: no timer may outlive it
     if (this.halted) return
-    this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4)))
+    this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4, (config.slowBatchFlushMs || Number.POSITIVE_INFINITY) / 4)))
   }
 
   private step: 'running' | 'finishing batches' | 'leaving the group' | 'stopped' = 'running'

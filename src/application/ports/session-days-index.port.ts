@@ -2,12 +2,12 @@ import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import type { DaySummary, SessionState } from '../../domain/session-states.js'
 
-export interface DeveloperSession {
+export interface SessionKey {
   readonly developerId: Guid
   readonly sessionId: Guid
 }
 
-export interface DeveloperView {
+export interface ViewKey {
   readonly developerId: Guid
   readonly viewId: Guid
 }
@@ -30,15 +30,15 @@ export interface DayCandidate extends DeveloperDay {
  */
 export interface SessionDaysIndex {
   /** Every serving row under each developer of each view (whatever developer the rows carry). */
-  viewRows(views: readonly DeveloperView[]): Promise<ServingViewRow[]>
+  viewRows(views: readonly ViewKey[]): Promise<ServingViewRow[]>
   /** Every serving view row under each developer of every view with a row under it naming the session. */
-  sessionViewRows(sessions: readonly DeveloperSession[]): Promise<ServingViewRow[]>
+  sessionViewRows(sessions: readonly SessionKey[]): Promise<ServingViewRow[]>
   /** Every serving session fact under each developer of the session. */
-  sessionFacts(sessions: readonly DeveloperSession[]): Promise<ServingSessionRow[]>
+  sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]>
   /** Appends states; a session's reads see the one of the highest version. */
   writeStates(states: readonly SessionState[]): Promise<void>
   /** Every day any stored state of these sessions counted them on (the candidates' days). */
-  countedDays(sessions: readonly DeveloperSession[]): Promise<DeveloperDay[]>
+  countedDays(sessions: readonly SessionKey[]): Promise<DeveloperDay[]>
   /** For each developer-day, the latest state of every session any stored state counted on it. */
   dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidate[]>
   /** The developer's serving view rows (under its key) with EventTime within a day of each day. */

@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
-import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import { ClickHouseSessionDays } from '../../../src/adapters/clickhouse/clickhouse-session-days.js'
 import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
 import { resetDatabase } from '../../support/clickhouse.js'
-import { sessionDaysProperty } from '../../support/session-days-scenario.js'
+import { sessionDaysPropertyOnClickHouse } from '../../support/session-days-scenario.js'
 
 // Issue 45's proof on a current ClickHouse in-process (chdb), bound query parameters.
 const dir = mkdtempSync(join(tmpdir(), 'dev-stats-session-days-'))
@@ -20,11 +17,6 @@ afterAll(async () => {
 
 describe('day summaries on chdb answer what the serving rows answer', () => {
   it('for every developer and whole-day period, whatever the order, races and crashes', async () => {
-    const serving = new ClickHouseServingIndex(session)
-    await sessionDaysProperty(() => ({
-      index: new ClickHouseSessionDays(session),
-      oracle: new ClickHouseReadModel(session, 'serving'),
-      writeServing: (views, sessions) => serving.write(views, sessions),
-    }), 25)
+    await sessionDaysPropertyOnClickHouse(session, 25)
   }, 900_000)
 })

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
-import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import { ClickHouseSessionDays } from '../../../src/adapters/clickhouse/clickhouse-session-days.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
-import { sessionDaysProperty } from '../../support/session-days-scenario.js'
+import { sessionDaysPropertyOnClickHouse } from '../../support/session-days-scenario.js'
 
 // Issue 45's proof on the 18.16 server (see test/support/session-days-scenario.ts): the oracle
 // is the serving-row read of issue 33 on the same rows.
@@ -14,11 +11,6 @@ afterAll(() => session.close())
 
 describe('day summaries on the ClickHouse server answer what the serving rows answer', () => {
   it('for every developer and whole-day period, whatever the order, races and crashes', async () => {
-    const serving = new ClickHouseServingIndex(session)
-    await sessionDaysProperty(() => ({
-      index: new ClickHouseSessionDays(session),
-      oracle: new ClickHouseReadModel(session, 'serving'),
-      writeServing: (views, sessions) => serving.write(views, sessions),
-    }), 25)
+    await sessionDaysPropertyOnClickHouse(session, 25)
   }, 900_000)
 })

@@ -1,0 +1,11 @@
+/** Items by key, each group in the items' order. */
+export const groupBy = <T>(items: Iterable<T>, key: (t: T) => string): Map<string, T[]> => {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group) group.push(item)
+    else groups.set(k, [item])
+  }
+  return groups
+}
