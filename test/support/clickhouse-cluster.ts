@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
+import { ident, name, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 
 /** The local cluster of scripts/clickhouse-cluster.sh: one shard, replicas 1 and 2. */
 export const CLUSTER = process.env.DEV_STATS_TEST_CLUSTER ?? 'dev_stats_local'
@@ -22,4 +23,15 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-cluster.sh', impo
 export const clusterScript = (...args: string[]): void => {
   const r = spawnSync('bash', [SCRIPT, ...args], { encoding: 'utf8', timeout: 10 * 60_000 })
   if (r.status !== 0) throw new Error(`scripts/clickhouse-cluster.sh ${args.join(' ')} failed:\n${r.stdout}${r.stderr}${r.error ? String(r.error) : ''}`)
+}
+
+/** Waits until replica n has fetched every part its replicated tables of the database are due. */
+export const syncReplica = async (database: string, n: Replica): Promise<void> => {
+  const s = replicaSession(database, n)
+  try {
+    const tables = await s.select<{ table: string }>(sql`SELECT table FROM system.replicas WHERE database = ${name(database)}`)
+    for (const { table } of tables) await s.command(sql`SYSTEM SYNC REPLICA ${ident(database)}.${ident(table)}`)
+  } finally {
+    await s.close()
+  }
 }
