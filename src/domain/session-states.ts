@@ -1,22 +1,40 @@
-import type { Guid } from './guid.js'
+import { EMPTY_GUID, type Guid } from './guid.js'
 import { dayOf, SESSION_LINK_MAX_DAYS, type DayNumber, type SessionLink, type ViewLink } from './serving-links.js'
-import { addSessionTotals, addViewTotals, developerViews, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-days.js'
+import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-days.js'
+import { mergeViews } from './view-merge.js'
 
 /**
- * The day parts of session-days.ts kept at ingest (issue 45): each step that writes serving rows
- * recomputes the state of every (developer, session) it touched and then the summary of every
- * (developer, day) those states or its view rows touched, from the serving rows as stored.
+ * The day parts of session-days.ts kept at ingest (issue 45), in three levels, each recomputed
+ * from the level below as stored, never adjusted: the state of every (developer key, view) a batch
+ * wrote rows of, from the view's serving rows; the state of every (developer, session) those views
+ * name or the batch's facts are of, from its views' states and its facts; the summary of every
+ * (developer, day) those states count something on, now or in any stored state before, from the
+ * states counted there. A step costs what the batch touched and the touched days' states, never a
+ * developer's rows.
  *
- * Rows are only ever added (a redelivered row replaces its twin with a later IngestionTime), so a
- * computation's inputs grow over time, and its version measures them: the sum, over the distinct
- * rows it read, of each row's latest IngestionTime second. A later snapshot has at least as many
- * rows, each at least as late, so its version is at least as high, and equal only for the same
- * inputs, hence the same result. Stored states and summaries keep the highest version: of two
+ * Inputs only grow (rows are only added; a redelivered row replaces its twin with a later
+ * IngestionTime; a state's inputs are the latest states of a growing set), and a version measures
+ * them: for a view, the sum over its distinct rows of each one's latest IngestionTime second; above
+ * it, the sum of the inputs' versions. A later snapshot's version is at least as high, and equal
+ * only for the same inputs, hence the same result. Reads keep the highest version: of two
  * instances racing, the one that reads last saw both writes (each stores before it reads), and its
  * result is kept whatever the order the two are stored in.
  */
 
-/** What the day parts count of one developer's session, from the serving rows under the developer's key. */
+/** What the day parts count of one view under a developer's key: its winning row (domain/view-merge.ts). */
+export interface ViewState {
+  readonly developerId: Guid
+  readonly viewId: Guid
+  /** The winner's UTC day when the winner is the developer's (a view of the developer's), else undefined. */
+  readonly day: DayNumber | undefined
+  /** The winner's session (the empty id for an open view without one). */
+  readonly sessionId: Guid
+  readonly isClosed: boolean
+  readonly durationSeconds: number
+  readonly version: number
+}
+
+/** What the day parts count of one developer's session, from the states of its views and its facts. */
 export interface SessionState {
   readonly developerId: Guid
   readonly sessionId: Guid
@@ -27,7 +45,7 @@ export interface SessionState {
   readonly version: number
 }
 
-/** A developer's summary of one UTC day: its sessions (each counted on its first view day) and its views. */
+/** A developer's summary of one UTC day: its sessions (each counted on its first view day) and its views (each on its winner's day). */
 export interface DaySummary {
   readonly developerId: Guid
   readonly day: DayNumber
@@ -55,21 +73,36 @@ const versionOf = <R extends { readonly ingestionTime: number }>(rows: Iterable<
   return sum
 }
 
-const viewRowKey = (r: ViewLink) => `${r.propertyObjectViewId}|${r.factId}|${r.developerId}`
+const sumOf = (versions: Iterable<{ readonly version: number }>): number => {
+  let sum = 0
+  for (const v of versions) sum += v.version
+  return sum
+}
+
+/** The state of `viewId` under `developerId`'s key from every serving row of the view under it (others are ignored). */
+export const viewState = (developerId: Guid, viewId: Guid, rows: Iterable<ViewLink>): ViewState => {
+  const own = [...rows].filter((r) => r.propertyObjectViewId === viewId)
+  const version = versionOf(own, (r) => `${r.factId}|${r.developerId}`)
+  const winner = mergeViews(own, (r) => r.propertyObjectViewId, (r) => ({ isClosed: r.isClosed, ingestionSecond: second(r.ingestionTime), factId: r.factId, developerId: r.developerId })).get(viewId)
+  if (winner === undefined) return { developerId, viewId, day: undefined, sessionId: EMPTY_GUID, isClosed: false, durationSeconds: 0, version }
+  return {
+    developerId, viewId, day: winner.developerId === developerId ? dayOf(winner.eventTime) : undefined, sessionId: winner.sessionId,
+    isClosed: winner.isClosed, durationSeconds: winner.isClosed ? winner.durationSeconds : 0, version,
+  }
+}
 
 /**
- * The state of `sessionId` for `developerId` from the serving rows under the developer's key:
- * `viewRows` must hold every row of every view with a row naming the session (more rows are
- * ignored), `facts` every session fact of it. Those are what it depends on and what its version counts.
+ * The state of `sessionId` for `developerId`: `views` must hold the latest state of every view of
+ * the developer's key whose any stored state named the session, each once (the others count in
+ * its version only), `facts` every session fact of it. Those are what it depends on and what its
+ * version counts.
  */
-export const sessionState = (developerId: Guid, sessionId: Guid, viewRows: Iterable<ViewLink>, facts: Iterable<SessionLink>): SessionState => {
-  const rows = [...viewRows]
-  const named = new Set(rows.filter((r) => r.sessionId === sessionId).map((r) => r.propertyObjectViewId))
-  const inputs = rows.filter((r) => named.has(r.propertyObjectViewId))
+export const sessionState = (developerId: Guid, sessionId: Guid, views: Iterable<ViewState>, facts: Iterable<SessionLink>): SessionState => {
+  const states = [...views]
   const own = [...facts].filter((f) => f.sessionId === sessionId)
-  const version = versionOf(inputs, viewRowKey) + versionOf(own, (f) => f.factId)
+  const version = sumOf(states) + versionOf(own, (f) => f.factId)
   const latest = latestSessionFacts(own).get(sessionId)
-  const days = [...new Set(developerViews(developerId, inputs).filter((v) => v.sessionId === sessionId).map((v) => dayOf(v.eventTime)))].sort((a, b) => a - b)
+  const days = [...new Set(states.flatMap((v) => (v.sessionId === sessionId && v.day !== undefined ? [v.day] : [])))].sort((a, b) => a - b)
   if (latest === undefined || days.length === 0) return { developerId, sessionId, viewDays: [], durationSeconds: 0, viewerKind: 'Guest', version }
   return { developerId, sessionId, viewDays: days, durationSeconds: latest.durationSeconds, viewerKind: latest.viewerKind, version }
 }
@@ -87,23 +120,18 @@ export const sessionTotalsOf = (states: Iterable<SessionState>): SessionTotals =
   return t
 }
 
-/** The days whose view part a stored view row on `day` can change (its view's other rows lie within a day of it). */
-export const viewSummaryDays = (day: DayNumber): DayNumber[] => (day === 0 ? [0, 1] : [day - 1, day, day + 1])
-
 /**
- * The summary of `day` for `developerId`: `candidates` are the latest states of every session that
- * any stored state ever counted on the day, each once (those counted there now add to it, all add
- * their versions), `viewRows` the developer's serving rows (under its key) of the days around it; rows
- * outside [day - 1, day + 1] are ignored.
+ * The summary of `day` for `developerId`: `sessions` and `views` are the latest states of every
+ * session and view that any stored state ever counted on the day (each once: those counted there
+ * now add to it, all add their versions).
  */
-export const daySummary = (developerId: Guid, day: DayNumber, candidates: Iterable<SessionState>, viewRows: Iterable<ViewLink>): DaySummary => {
-  const states = [...new Map([...candidates].map((s) => [s.sessionId, s])).values()]
-  const rows = [...viewRows].filter((r) => Math.abs(dayOf(r.eventTime) - day) <= 1)
-  const views = developerViews(developerId, rows)
-    .filter((v) => dayOf(v.eventTime) === day)
-    .reduce<ViewTotals>((t, v) => addViewTotals(t, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.isClosed ? v.durationSeconds : 0 }), noViews)
-  const version = states.reduce((sum, s) => sum + s.version, 0) + versionOf(rows, viewRowKey)
-  return { developerId, day, sessions: sessionTotalsOf(states.filter((s) => firstDayOf(s) === day)), views, version }
+export const daySummary = (developerId: Guid, day: DayNumber, sessions: Iterable<SessionState>, views: Iterable<ViewState>): DaySummary => {
+  const sessionStates = [...new Map([...sessions].map((s) => [s.sessionId, s])).values()]
+  const viewStates = [...new Map([...views].map((v) => [v.viewId, v])).values()]
+  const viewTotals = viewStates
+    .filter((v) => v.day === day)
+    .reduce<ViewTotals>((t, v) => addViewTotals(t, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.durationSeconds }), noViews)
+  return { developerId, day, sessions: sessionTotalsOf(sessionStates.filter((s) => firstDayOf(s) === day)), views: viewTotals, version: sumOf(sessionStates) + sumOf(viewStates) }
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DayCandidate, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DayCandidates, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
-import { firstDayOf, type DaySummary, type SessionState } from '../../domain/session-states.js'
+import { firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
+import { groupBy } from '../../domain/group-by.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
 
@@ -30,6 +31,17 @@ interface StateRow {
   Version: string | number
 }
 
+interface ViewStateRow {
+  KeyDeveloperId: Guid
+  PropertyObjectViewId: Guid
+  Counted: number
+  DayNumber: number
+  WinnerSessionId: Guid
+  IsClosed: number
+  DurationSeconds: number
+  Version: string | number
+}
+
 interface SummaryRow {
   KeyDeveloperId: Guid
   DayNumber: number
@@ -48,6 +60,13 @@ interface SummaryRow {
 const VIEW_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime`
 const STATE_COLUMNS = sql`KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), ViewDays) AS ViewDays, DurationSeconds, ViewerKind, Version`
 
+const VIEW_STATE_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, Counted, toUInt16(Day) AS DayNumber, SessionId AS WinnerSessionId, IsClosed, DurationSeconds, Version`
+
+const viewStateOf = (r: ViewStateRow): ViewState => ({
+  developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.Counted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
+  isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), version: Number(r.Version),
+})
+
 const viewRow = (r: ViewRow): ServingViewRow => ({
   keyDeveloperId: r.KeyDeveloperId, propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
   isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
@@ -59,7 +78,7 @@ const stateOf = (r: StateRow): SessionState => ({
 
 const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
 
-/** Migration 0011's session states and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
+/** Migrations 0011 and 0012's view and session states and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
 export class ClickHouseSessionDays implements SessionDaysIndex {
   constructor(private readonly session: ClickHouseSession) {}
 
@@ -70,17 +89,6 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
       SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
       WHERE KeyDeveloperId IN ${uuidSet(distinct(views.map((v) => v.developerId)))} AND PropertyObjectViewId IN ${uuidSet(distinct(views.map((v) => v.viewId)))}`, LOOKUP_SETTINGS)
     return rows.filter((r) => wanted.has(`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`)).map(viewRow)
-  }
-
-  async sessionViewRows(sessions: readonly SessionKey[]): Promise<ServingViewRow[]> {
-    if (sessions.length === 0) return []
-    // the developers' rows naming the sessions are found by the key's prefix alone: the developers' rows are read
-    const rows = await this.session.select<ViewRow>(sql`
-      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
-      WHERE (KeyDeveloperId, PropertyObjectViewId) IN (
-        SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_facts')} WHERE ${this.sessionKeys(sessions)})
-        AND KeyDeveloperId IN ${uuidSet(distinct(sessions.map((s) => s.developerId)))}`, LOOKUP_SETTINGS)
-    return rows.map(viewRow)
   }
 
   async sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
@@ -94,7 +102,26 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     }))
   }
 
-  async writeStates(states: readonly SessionState[]): Promise<void> {
+  async writeViewStates(states: readonly ViewState[]): Promise<void> {
+    if (states.length === 0) return
+    await this.session.insert('developer_view_states', states.map((v) => ({
+      KeyDeveloperId: v.developerId, PropertyObjectViewId: v.viewId, Counted: v.day === undefined ? 0 : 1, Day: dayText(v.day ?? 0), SessionId: v.sessionId,
+      IsClosed: v.isClosed ? 1 : 0, DurationSeconds: v.durationSeconds, Version: v.version,
+    })))
+  }
+
+  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
+    if (sessions.length === 0) return []
+    const named = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}`
+    const rows = await this.session.select<ViewStateRow & { NamedSessionId: Guid }>(sql`
+      SELECT c.NamedSessionId AS NamedSessionId, ${VIEW_STATE_COLUMNS}
+      FROM (SELECT DISTINCT KeyDeveloperId, SessionId AS NamedSessionId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}) AS c
+      ALL INNER JOIN (${this.latestViewStates(sql`(KeyDeveloperId, PropertyObjectViewId) IN (${named})`)}) AS v
+      USING (KeyDeveloperId, PropertyObjectViewId)`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({ developerId: r.KeyDeveloperId, sessionId: r.NamedSessionId, view: viewStateOf(r) }))
+  }
+
+  async writeSessionStates(states: readonly SessionState[]): Promise<void> {
     if (states.length === 0) return
     await this.session.insert('developer_session_states', states.map((s) => ({
       KeyDeveloperId: s.developerId, SessionId: s.sessionId, FirstDay: dayText(firstDayOf(s) ?? 0), ViewDays: s.viewDays.map(dayText),
@@ -102,30 +129,42 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     })))
   }
 
-  async countedDays(sessions: readonly SessionKey[]): Promise<DeveloperDay[]> {
-    if (sessions.length === 0) return []
-    const rows = await this.session.select<{ KeyDeveloperId: Guid; Day: number }>(sql`
-      SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS Day FROM ${this.table('developer_session_states')}
-      WHERE ${this.sessionKeys(sessions)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS)
-    return rows.map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.Day) }))
+  async countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]> {
+    const [bySessions, byViews] = await Promise.all([
+      sessions.length === 0 ? [] : this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
+        SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS DayNumber FROM ${this.table('developer_session_states')}
+        WHERE ${this.sessionKeys(sessions)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS),
+      views.length === 0 ? [] : this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
+        SELECT DISTINCT KeyDeveloperId, toUInt16(Day) AS DayNumber FROM ${this.table('developer_view_states')}
+        WHERE ${this.viewKeys(views)} AND Counted = 1`, LOOKUP_SETTINGS),
+    ])
+    return [...bySessions, ...byViews].map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.DayNumber) }))
   }
 
-  async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidate[]> {
+  async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
     if (days.length === 0) return []
-    const rows = await this.session.select<StateRow & { Day: number }>(sql`
-      SELECT c.Day AS Day, ${STATE_COLUMNS}
-      FROM (SELECT DISTINCT KeyDeveloperId, SessionId, toUInt16(FirstDay) AS Day FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
-      ALL INNER JOIN (${this.latestStates(sql`(KeyDeveloperId, SessionId) IN (SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)})`)}) AS s
-      USING (KeyDeveloperId, SessionId)`, LOOKUP_SETTINGS)
-    return rows.map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.Day), state: stateOf(r) }))
-  }
-
-  async dayViewRows(days: readonly DeveloperDay[]): Promise<ServingViewRow[]> {
-    if (days.length === 0) return []
-    const around = days.flatMap((d) => [d.day - 1, d.day, d.day + 1].filter((x) => x >= 0).map((day) => ({ developerId: d.developerId, day })))
-    const rows = await this.session.select<ViewRow>(sql`
-      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')} WHERE ${this.dayKeys(around, sql`toDate(EventTime)`)}`, LOOKUP_SETTINGS)
-    return rows.map(viewRow)
+    const sessionsOn = sql`SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}`
+    const viewsOn = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}`
+    const [sessions, views] = await Promise.all([
+      this.session.select<StateRow & { CandidateDay: number }>(sql`
+        SELECT c.CandidateDay AS CandidateDay, ${STATE_COLUMNS}
+        FROM (SELECT DISTINCT KeyDeveloperId, SessionId, toUInt16(FirstDay) AS CandidateDay FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
+        ALL INNER JOIN (${this.latestStates(sql`(KeyDeveloperId, SessionId) IN (${sessionsOn})`)}) AS s
+        USING (KeyDeveloperId, SessionId)`, LOOKUP_SETTINGS),
+      this.session.select<ViewStateRow & { CandidateDay: number }>(sql`
+        SELECT c.CandidateDay AS CandidateDay, ${VIEW_STATE_COLUMNS}
+        FROM (SELECT DISTINCT KeyDeveloperId, PropertyObjectViewId, toUInt16(Day) AS CandidateDay FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}) AS c
+        ALL INNER JOIN (${this.latestViewStates(sql`(KeyDeveloperId, PropertyObjectViewId) IN (${viewsOn})`)}) AS v
+        USING (KeyDeveloperId, PropertyObjectViewId)`, LOOKUP_SETTINGS),
+    ])
+    const key = (developerId: Guid, day: number) => `${developerId}|${day}`
+    const sessionsBy = groupBy(sessions, (r) => key(r.KeyDeveloperId, Number(r.CandidateDay)))
+    const viewsBy = groupBy(views, (r) => key(r.KeyDeveloperId, Number(r.CandidateDay)))
+    return days.map((d) => ({
+      ...d,
+      sessions: (sessionsBy.get(key(d.developerId, d.day)) ?? []).map(stateOf),
+      views: (viewsBy.get(key(d.developerId, d.day)) ?? []).map(viewStateOf),
+    }))
   }
 
   async writeSummaries(summaries: readonly DaySummary[]): Promise<void> {
@@ -170,6 +209,20 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
       SELECT KeyDeveloperId, SessionId, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
       WHERE ${where}
       ORDER BY KeyDeveloperId, SessionId, Version DESC LIMIT 1 BY KeyDeveloperId, SessionId`
+  }
+
+  /** The latest (highest-version) state of each view the condition selects. */
+  private latestViewStates(where: SqlFragment): SqlFragment {
+    return sql`
+      SELECT KeyDeveloperId, PropertyObjectViewId, Counted, Day, SessionId, IsClosed, DurationSeconds, Version FROM ${this.table('developer_view_states')}
+      WHERE ${where}
+      ORDER BY KeyDeveloperId, PropertyObjectViewId, Version DESC LIMIT 1 BY KeyDeveloperId, PropertyObjectViewId`
+  }
+
+  /** The (developer, view) pairs, after the key's columns alone (what the primary key is searched by). */
+  private viewKeys(views: readonly ViewKey[]): SqlFragment {
+    return sql`KeyDeveloperId IN ${uuidSet(distinct(views.map((v) => v.developerId)))} AND PropertyObjectViewId IN ${uuidSet(distinct(views.map((v) => v.viewId)))}
+      AND (KeyDeveloperId, PropertyObjectViewId) IN ${uuidPairSet(views.map((v) => [v.developerId, v.viewId]))}`
   }
 
   /** The pairs, after the key's columns alone (what the primary key is searched by). */

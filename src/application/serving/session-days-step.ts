@@ -1,58 +1,43 @@
 import { groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
-import { dayOf, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
-import { daySummary, sessionState, viewSummaryDays, type SessionState } from '../../domain/session-states.js'
+import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
+import { daySummary, sessionState, viewState } from '../../domain/session-states.js'
 import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
 
 /**
  * After a batch's serving rows are stored (and before its offsets are committed): the states of
- * the (developer, session) pairs those rows touched, then the summaries of the days the states
- * count them on, now or in any stored state before (a session whose first view day moved leaves
- * its old day), and of the days around the batch's view rows. Each is recomputed from the rows as
- * stored, never adjusted, so a redelivered batch or a crash in between only recomputes again.
+ * the views it wrote rows of, then of the sessions those views' rows name or its facts are of,
+ * then the summaries of the days any state of them counts them on, now or before (what left a day
+ * changes it too). Each level is stored before the next reads it, and each is recomputed from what
+ * is stored, never adjusted, so a redelivered batch or a crash in between only recomputes again.
  */
 export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> => {
   if (views.length === 0 && sessions.length === 0) return
-  const touchedViews = distinctBy<ViewKey>(views.map((v) => ({ developerId: v.keyDeveloperId, viewId: v.propertyObjectViewId })), (k) => `${k.developerId}|${k.viewId}`)
-  // a view's stored rows may name another session than the batch's row (its winner can move between them)
-  const rowsOfViews = touchedViews.length > 0 ? await index.viewRows(touchedViews) : []
-  const touched = distinctBy<SessionKey>(
-    [
-      ...sessions.map((s) => ({ developerId: s.keyDeveloperId, sessionId: s.sessionId })),
-      ...[...views, ...rowsOfViews].map((v) => ({ developerId: v.keyDeveloperId, sessionId: v.sessionId })),
-    ].filter((k) => k.sessionId !== EMPTY_GUID),
-    sessionKey,
-  )
-  const days: DeveloperDay[] = views.flatMap((v) => viewSummaryDays(dayOf(v.eventTime)).map((day) => ({ developerId: v.keyDeveloperId, day })))
-  if (touched.length > 0) {
-    const [viewRows, facts] = await Promise.all([index.sessionViewRows(touched), index.sessionFacts(touched)])
-    const rowsOf = rowsOfSessions(viewRows)
+  const touchedViews = distinctBy<ViewKey>(views.map((v) => ({ developerId: v.keyDeveloperId, viewId: v.propertyObjectViewId })), viewKey)
+  const touched: SessionKey[] = sessions.map((s) => ({ developerId: s.keyDeveloperId, sessionId: s.sessionId }))
+  if (touchedViews.length > 0) {
+    const rows = groupBy(await index.viewRows(touchedViews), (r) => viewKey({ developerId: r.keyDeveloperId, viewId: r.propertyObjectViewId }))
+    const viewStates = touchedViews.map((k) => viewState(k.developerId, k.viewId, rows.get(viewKey(k)) ?? []))
+    await index.writeViewStates(viewStates)
+    // every session a state of these views named is among their rows' sessions: those it left change too
+    for (const list of rows.values()) touched.push(...list.map((r) => ({ developerId: r.keyDeveloperId, sessionId: r.sessionId })))
+  }
+  const touchedSessions = distinctBy(touched.filter((k) => k.sessionId !== EMPTY_GUID), sessionKey)
+  if (touchedSessions.length > 0) {
+    const [named, facts] = await Promise.all([index.sessionViews(touchedSessions), index.sessionFacts(touchedSessions)])
+    const viewsBy = groupBy(named, sessionKey)
     const factsBy = groupBy(facts, (f) => sessionKey({ developerId: f.keyDeveloperId, sessionId: f.sessionId }))
-    const states: SessionState[] = touched.map((k) => sessionState(k.developerId, k.sessionId, rowsOf(k), factsBy.get(sessionKey(k)) ?? []))
-    await index.writeStates(states)
-    days.push(...(await index.countedDays(touched)))
+    const sessionStates = touchedSessions.map((k) => sessionState(k.developerId, k.sessionId, (viewsBy.get(sessionKey(k)) ?? []).map((n) => n.view), factsBy.get(sessionKey(k)) ?? []))
+    await index.writeSessionStates(sessionStates)
   }
-  const summaryDays = distinctBy(days, dayKey)
-  const [candidates, dayRows] = await Promise.all([index.dayCandidates(summaryDays), index.dayViewRows(summaryDays)])
-  const candidatesBy = groupBy(candidates, dayKey)
-  const rowsBy = groupBy(dayRows, (r) => dayKey({ developerId: r.keyDeveloperId, day: dayOf(r.eventTime) }))
-  const rowsAround = (d: DeveloperDay) => [d.day - 1, d.day, d.day + 1].flatMap((day) => rowsBy.get(dayKey({ developerId: d.developerId, day })) ?? [])
-  await index.writeSummaries(summaryDays.map((d) => daySummary(d.developerId, d.day, (candidatesBy.get(dayKey(d)) ?? []).map((c) => c.state), rowsAround(d))))
+  const days = distinctBy<DeveloperDay>(await index.countedDays(touchedSessions, touchedViews), dayKey)
+  if (days.length === 0) return
+  const candidates = new Map((await index.dayCandidates(days)).map((c) => [dayKey(c), c]))
+  await index.writeSummaries(days.map((d) => daySummary(d.developerId, d.day, candidates.get(dayKey(d))?.sessions ?? [], candidates.get(dayKey(d))?.views ?? [])))
 }
 
-/** Per (developer, session): the rows of every view with a row naming the session (what its state reads). */
-const rowsOfSessions = (rows: readonly ServingViewRow[]): ((k: SessionKey) => ServingViewRow[]) => {
-  const rowsByView = groupBy(rows, (r) => `${r.keyDeveloperId}|${r.propertyObjectViewId}`)
-  const viewsBySession = new Map<string, Set<string>>()
-  for (const r of rows) {
-    const key = sessionKey({ developerId: r.keyDeveloperId, sessionId: r.sessionId })
-    viewsBySession.set(key, (viewsBySession.get(key) ?? new Set()).add(`${r.keyDeveloperId}|${r.propertyObjectViewId}`))
-  }
-  return (k) => [...(viewsBySession.get(sessionKey(k)) ?? [])].flatMap((view) => rowsByView.get(view) ?? [])
-}
-
+const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`
 const sessionKey = (k: SessionKey) => `${k.developerId}|${k.sessionId}`
 const dayKey = (k: DeveloperDay) => `${k.developerId}|${k.day}`
 
 const distinctBy = <T>(items: readonly T[], key: (t: T) => string): T[] => [...new Map(items.map((t) => [key(t), t])).values()]
-
