@@ -14,6 +14,8 @@ import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import { InMemoryServingIndex } from '../adapters/memory/in-memory-serving-index.js'
 import { ServingFactStore } from '../application/serving/serving-fact-store.js'
+import { SessionDaysServingIndex } from '../application/serving/session-days-serving-index.js'
+import { InMemorySessionDays } from '../adapters/memory/in-memory-session-days.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
@@ -68,7 +70,7 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
     case 'memory': {
       const t = tables()
       return {
-        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t)),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), new SessionDaysServingIndex(new InMemoryServingIndex(t), new InMemorySessionDays(t))),
         dimensionReader: new InMemoryDimensionReader(t),
         readModel: new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),

@@ -1,0 +1,40 @@
+import type { Guid } from '../../domain/guid.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
+import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
+import type { ServingIndex } from '../ports/serving-index.port.js'
+import type { SessionDaysIndex } from '../ports/session-days-index.port.js'
+import { keepSessionDaysCurrent } from './session-days-step.js'
+
+/**
+ * A ServingIndex whose writes also keep the session states and day summaries of what they wrote
+ * current (session-days-step.ts), before they return: the ingest's serving step and the
+ * reconciliation's repairs both write through it, so the write counts raised after a write
+ * (`written`) never precede the summaries, and a batch's offsets are committed after both.
+ */
+export class SessionDaysServingIndex implements ServingIndex {
+  constructor(
+    private readonly serving: ServingIndex,
+    private readonly sessionDays: SessionDaysIndex,
+  ) {}
+
+  viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]) {
+    return this.serving.viewLinks(days, viewIds)
+  }
+
+  sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]) {
+    return this.serving.sessionDevelopers(days, sessionIds)
+  }
+
+  sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]) {
+    return this.serving.sessionLinks(days, sessionIds)
+  }
+
+  async write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> {
+    await this.serving.write(views, sessions)
+    await keepSessionDaysCurrent(this.sessionDays, views, sessions)
+  }
+
+  written(writes: readonly DeveloperWrite[]): Promise<void> {
+    return this.serving.written(writes)
+  }
+}
