@@ -19,6 +19,7 @@ import { ClickHouseReadModel } from './clickhouse-read-model.js'
 import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
 import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
 import { SessionDaysServingIndex } from '../../application/serving/session-days-serving-index.js'
+import { SummarizedReadModel } from '../../application/read/summarized-read-model.js'
 import { ClickHouseSessionDays } from './clickhouse-session-days.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
@@ -48,7 +49,7 @@ const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = 
     readSession,
     factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
     dimensionReader: new ClickHouseDimensionReader(session),
-    readModel: new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds),
+    readModel: new SummarizedReadModel(new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds), new ClickHouseSessionDays(readSession, readTimeoutSeconds)),
     stageProgress: new ClickHouseStageProgressReader(session),
     pressure: new ClickHouseStorePressure(session),
     linkPartitions: new ClickHouseLinkPartitions(session),

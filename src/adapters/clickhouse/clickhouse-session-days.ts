@@ -5,6 +5,7 @@ import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } 
 import { firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
 import { groupBy } from '../../domain/group-by.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
+import { timeLimitedSelect } from './time-limited-select.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
 
 /** A lookup reads a few granules of the keys it names: one thread is plenty. */
@@ -78,11 +79,29 @@ const stateOf = (r: StateRow): SessionState => ({
 
 const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
 
+/** Keys per lookup: a key is named up to four times (its ids' sets and the pairs), ~300 bytes; 18.16's max_query_size is 256 KiB. */
+const KEYS_PER_LOOKUP = 400
+
+const inChunks = async <K, T>(keys: readonly K[], lookup: (chunk: readonly K[]) => Promise<T[]>): Promise<T[]> => {
+  const found: T[] = []
+  for (let i = 0; i < keys.length; i += KEYS_PER_LOOKUP) found.push(...(await lookup(keys.slice(i, i + KEYS_PER_LOOKUP))))
+  return found
+}
+
 /** Migrations 0011 and 0012's view and session states and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
 export class ClickHouseSessionDays implements SessionDaysIndex {
-  constructor(private readonly session: ClickHouseSession) {}
+  private readonly read: ReturnType<typeof timeLimitedSelect>
+
+  /** `readTimeoutSeconds`: the limit of the reads a read model makes (summaries, spanning); 0 for none. */
+  constructor(private readonly session: ClickHouseSession, readTimeoutSeconds = 0) {
+    this.read = timeLimitedSelect(session, readTimeoutSeconds)
+  }
 
   async viewRows(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
+    return inChunks(views, (chunk) => this.viewRowsChunk(chunk))
+  }
+
+  private async viewRowsChunk(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
     if (views.length === 0) return []
     const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
     const rows = await this.session.select<ViewRow>(sql`
@@ -92,6 +111,10 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   async sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
+    return inChunks(sessions, (chunk) => this.sessionFactsChunk(chunk))
+  }
+
+  private async sessionFactsChunk(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
     if (sessions.length === 0) return []
     const rows = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
       SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
@@ -111,6 +134,10 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
+    return inChunks(sessions, (chunk) => this.sessionViewsChunk(chunk))
+  }
+
+  private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
     if (sessions.length === 0) return []
     const named = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}`
     const rows = await this.session.select<ViewStateRow & { NamedSessionId: Guid }>(sql`
@@ -131,17 +158,21 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   async countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]> {
     const [bySessions, byViews] = await Promise.all([
-      sessions.length === 0 ? [] : this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
+      inChunks(sessions, (chunk) => this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
         SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS DayNumber FROM ${this.table('developer_session_states')}
-        WHERE ${this.sessionKeys(sessions)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS),
-      views.length === 0 ? [] : this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
+        WHERE ${this.sessionKeys(chunk)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS)),
+      inChunks(views, (chunk) => this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
         SELECT DISTINCT KeyDeveloperId, toUInt16(Day) AS DayNumber FROM ${this.table('developer_view_states')}
-        WHERE ${this.viewKeys(views)} AND Counted = 1`, LOOKUP_SETTINGS),
+        WHERE ${this.viewKeys(chunk)} AND Counted = 1`, LOOKUP_SETTINGS)),
     ])
     return [...bySessions, ...byViews].map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.DayNumber) }))
   }
 
   async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
+    return inChunks(days, (chunk) => this.dayCandidatesChunk(chunk))
+  }
+
+  private async dayCandidatesChunk(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
     if (days.length === 0) return []
     const sessionsOn = sql`SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}`
     const viewsOn = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}`
@@ -178,7 +209,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   async summaries(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DaySummary[]> {
-    const rows = await this.session.select<SummaryRow>(sql`
+    const rows = await this.read<SummaryRow>(sql`
       SELECT KeyDeveloperId, toUInt16(Day) AS DayNumber, Sessions, GuestSessions, UserSessions, TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds,
              Views, ClosedViews, TotalViewSeconds, Version
       FROM ${this.table('developer_day_summaries')}
@@ -195,7 +226,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   async spanning(developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionState[]> {
-    const rows = await this.session.select<StateRow>(sql`
+    const rows = await this.read<StateRow>(sql`
       SELECT ${STATE_COLUMNS} FROM (${this.latestStates(sql`KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (
         SELECT SessionId FROM ${this.table('developer_spanning_sessions')}
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND FirstDay >= ${date(dayText(Math.max(0, first)))} AND FirstDay <= ${date(dayText(Math.max(0, last)))})`)})

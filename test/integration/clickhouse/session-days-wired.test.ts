@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serverAdapters } from '../../../src/adapters/clickhouse/clickhouse-adapters.factory.js'
+import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import type { FactRow } from '../../../src/domain/fact-row.js'
+import type { Guid } from '../../../src/domain/guid.js'
+import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
+import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+
+// The ingest's store as the composition root builds it: facts, serving rows, then the session
+// states and day summaries (SessionDaysServingIndex), and the read model answering whole days
+// from the summaries. A batch of thousands of sessions of one developer (lookups past one
+// query's size) and a session across midnight: the summaries answer what the serving rows answer.
+const DATABASE = 'dev_stats_session_days_wired'
+const adapters = serverAdapters({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const DAY = 86_400_000
+const D1 = at('2026-11-20T00:00:00Z')
+
+beforeAll(() => resetDatabase(adapters.session))
+afterAll(async () => {
+  await adapters.session.close()
+  await adapters.readSession.close()
+})
+
+describe('the wired ClickHouse store keeps day summaries the read model answers from', () => {
+  it('thousands of sessions in one batch, views across midnight, a duration replaced', async () => {
+    const path = dimPath()
+    const sessions = Array.from({ length: 1500 }, () => id())
+    const first = sessions[0] as Guid
+    const rows: FactRow[] = sessions.flatMap((s, i) => [
+      sessionFact({ sessionId: s, at: D1 + (i % 40) * 3_600_000, durationSeconds: 10 + i, userId: i % 3 === 0 ? null : id() }),
+      viewFact(path, s, D1 + (i % 40) * 3_600_000),
+    ])
+    // the first session also has a view the next day, and a later fact replaces its duration
+    rows.push(viewFact(path, first, D1 + DAY + 60_000))
+    await adapters.factStore.append(rows, Date.now())
+    await adapters.factStore.append([sessionFact({ sessionId: first, at: D1, durationSeconds: 9999 })], Date.now() + 2000)
+    const oracle = new ClickHouseReadModel(adapters.readSession, 'serving')
+    for (const [from, to] of [[D1, D1 + DAY], [D1 + DAY, D1 + 2 * DAY], [D1, D1 + 2 * DAY], [D1 - DAY, D1 + 3 * DAY]] as const) {
+      const period = { from, to }
+      const [expected, actual] = await Promise.all([
+        Promise.all([oracle.sessionTotals(path.developerId, period), oracle.viewTotals(path.developerId, period)]),
+        Promise.all([adapters.readModel.sessionTotals(path.developerId, period), adapters.readModel.viewTotals(path.developerId, period)]),
+      ])
+      expect(actual, `${new Date(from).toISOString()}..${new Date(to).toISOString()}`).toEqual(expected)
+    }
+    const whole = await adapters.readModel.sessionTotals(path.developerId, { from: D1, to: D1 + 2 * DAY })
+    expect(whole.sessions).toBe(1500)
+    expect(whole.maxDurationSeconds).toBe(9999)
+  }, 120_000)
+})
