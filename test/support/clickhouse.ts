@@ -10,6 +10,9 @@ import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-re
 import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
 import type { ViewSessionSource } from '../../src/adapters/clickhouse/merged-views.sql.js'
 import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
+import { SessionDaysServingIndex } from '../../src/application/serving/session-days-serving-index.js'
+import { SummarizedReadModel } from '../../src/application/read/summarized-read-model.js'
+import { ClickHouseSessionDays } from '../../src/adapters/clickhouse/clickhouse-session-days.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
@@ -61,13 +64,15 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
   }
 }
 
-/** The fact store as the composition root builds it: the facts, then the serving rows (migration 0008). */
-export const servingFactStore = (session: ClickHouseSession): FactStore => new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
+/** The fact store as the composition root builds it: the facts, the serving rows (migration 0008), then the day summaries (0011, 0012). */
+export const servingFactStore = (session: ClickHouseSession): FactStore =>
+  new ServingFactStore(new ClickHouseFactStore(session), new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session)))
 
-/** Reads from the serving tables (the default) or from the raw facts (the definition, the oracle). */
-export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource = 'serving'): Promise<FactStoreFixture> => {
+/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day summaries as the composition root reads. */
+export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource | 'summaries' = 'serving'): Promise<FactStoreFixture> => {
   await resetDatabase(session)
-  return { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source), forceMerge: () => forceMerge(session) }
+  const readModel = source === 'summaries' ? new SummarizedReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseSessionDays(session)) : new ClickHouseReadModel(session, source)
+  return { store: servingFactStore(session), readModel, forceMerge: () => forceMerge(session) }
 }
 
 /** The same, reading through the read cache the composition root puts in front of a single server. */

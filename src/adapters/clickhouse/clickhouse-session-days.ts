@@ -1,9 +1,8 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DayCandidates, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
 import { firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
-import { groupBy } from '../../domain/group-by.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
@@ -168,44 +167,11 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     return [...bySessions, ...byViews].map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.DayNumber) }))
   }
 
-  async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
-    return inChunks(days, (chunk) => this.dayCandidatesChunk(chunk))
-  }
-
-  private async dayCandidatesChunk(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
-    if (days.length === 0) return []
-    const sessionsOn = sql`SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}`
-    const viewsOn = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}`
-    const [sessions, views] = await Promise.all([
-      this.session.select<StateRow & { CandidateDay: number }>(sql`
-        SELECT c.CandidateDay AS CandidateDay, ${STATE_COLUMNS}
-        FROM (SELECT DISTINCT KeyDeveloperId, SessionId, toUInt16(FirstDay) AS CandidateDay FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
-        ALL INNER JOIN (${this.latestStates(sql`(KeyDeveloperId, SessionId) IN (${sessionsOn})`)}) AS s
-        USING (KeyDeveloperId, SessionId)`, LOOKUP_SETTINGS),
-      this.session.select<ViewStateRow & { CandidateDay: number }>(sql`
-        SELECT c.CandidateDay AS CandidateDay, ${VIEW_STATE_COLUMNS}
-        FROM (SELECT DISTINCT KeyDeveloperId, PropertyObjectViewId, toUInt16(Day) AS CandidateDay FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}) AS c
-        ALL INNER JOIN (${this.latestViewStates(sql`(KeyDeveloperId, PropertyObjectViewId) IN (${viewsOn})`)}) AS v
-        USING (KeyDeveloperId, PropertyObjectViewId)`, LOOKUP_SETTINGS),
-    ])
-    const key = (developerId: Guid, day: number) => `${developerId}|${day}`
-    const sessionsBy = groupBy(sessions, (r) => key(r.KeyDeveloperId, Number(r.CandidateDay)))
-    const viewsBy = groupBy(views, (r) => key(r.KeyDeveloperId, Number(r.CandidateDay)))
-    return days.map((d) => ({
-      ...d,
-      sessions: (sessionsBy.get(key(d.developerId, d.day)) ?? []).map(stateOf),
-      views: (viewsBy.get(key(d.developerId, d.day)) ?? []).map(viewStateOf),
-    }))
-  }
-
-  async writeSummaries(summaries: readonly DaySummary[]): Promise<void> {
-    if (summaries.length === 0) return
-    await this.session.insert('developer_day_summaries', summaries.map((s) => ({
-      KeyDeveloperId: s.developerId, Day: dayText(s.day),
-      Sessions: s.sessions.sessions, GuestSessions: s.sessions.guestSessions, UserSessions: s.sessions.userSessions,
-      TotalDurationSeconds: s.sessions.totalDurationSeconds, MinDurationSeconds: s.sessions.minDurationSeconds, MaxDurationSeconds: s.sessions.maxDurationSeconds,
-      Views: s.views.views, ClosedViews: s.views.closedViews, TotalViewSeconds: s.views.totalViewSeconds, Version: s.version,
-    })))
+  async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
+    await inChunks(days, async (chunk) => {
+      await this.session.command(this.summariesOf(chunk))
+      return []
+    })
   }
 
   async summaries(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DaySummary[]> {
@@ -232,6 +198,44 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND FirstDay >= ${date(dayText(Math.max(0, first)))} AND FirstDay <= ${date(dayText(Math.max(0, last)))})`)})
       WHERE length(ViewDays) > 1`)
     return rows.map(stateOf)
+  }
+
+  /**
+   * daySummary (domain/session-states.ts) in SQL, inserted where the states are: per developer-day,
+   * the latest state of every session and view a state counted on it (the candidates, each once);
+   * those counted there now add to the totals, all add their versions.
+   */
+  private summariesOf(days: readonly DeveloperDay[]): SqlFragment {
+    const counted = sql`notEmpty(ViewDays) AND StateFirstDay = CandidateDay`
+    const viewCounted = sql`Counted = 1 AND StateDay = CandidateDay`
+    return sql`
+      INSERT INTO ${this.table('developer_day_summaries')}
+        (KeyDeveloperId, Day, Sessions, GuestSessions, UserSessions, TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds, Views, ClosedViews, TotalViewSeconds, Version)
+      SELECT KeyDeveloperId, CandidateDay, sum(S), sum(G), sum(U), sum(TD), toUInt32(minIf(MinD, S > 0)), toUInt32(max(MaxD)), sum(V), sum(CV), sum(TV), sum(Ver)
+      FROM (
+        SELECT KeyDeveloperId, CandidateDay,
+               toUInt64(countIf(${counted})) AS S, toUInt64(countIf(${counted} AND ViewerKind = 'Guest')) AS G, toUInt64(countIf(${counted} AND ViewerKind = 'User')) AS U,
+               toUInt64(sumIf(DurationSeconds, ${counted})) AS TD, toUInt32(minIf(DurationSeconds, ${counted})) AS MinD, toUInt32(maxIf(DurationSeconds, ${counted})) AS MaxD,
+               toUInt64(0) AS V, toUInt64(0) AS CV, toUInt64(0) AS TV, toUInt64(sum(Version)) AS Ver
+        FROM (SELECT DISTINCT KeyDeveloperId, SessionId, FirstDay AS CandidateDay FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
+        ALL INNER JOIN (
+          SELECT KeyDeveloperId, SessionId, FirstDay AS StateFirstDay, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
+          WHERE (KeyDeveloperId, SessionId) IN (SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)})
+          ORDER BY KeyDeveloperId, SessionId, Version DESC LIMIT 1 BY KeyDeveloperId, SessionId) AS s
+        USING (KeyDeveloperId, SessionId)
+        GROUP BY KeyDeveloperId, CandidateDay
+        UNION ALL
+        SELECT KeyDeveloperId, CandidateDay, toUInt64(0) AS S, toUInt64(0) AS G, toUInt64(0) AS U, toUInt64(0) AS TD, toUInt32(0) AS MinD, toUInt32(0) AS MaxD,
+               toUInt64(countIf(${viewCounted})) AS V, toUInt64(countIf(${viewCounted} AND IsClosed = 1)) AS CV, toUInt64(sumIf(DurationSeconds, ${viewCounted})) AS TV,
+               toUInt64(sum(Version)) AS Ver
+        FROM (SELECT DISTINCT KeyDeveloperId, PropertyObjectViewId, Day AS CandidateDay FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}) AS c
+        ALL INNER JOIN (
+          SELECT KeyDeveloperId, PropertyObjectViewId, Counted, Day AS StateDay, IsClosed, DurationSeconds, Version FROM ${this.table('developer_view_states')}
+          WHERE (KeyDeveloperId, PropertyObjectViewId) IN (SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)})
+          ORDER BY KeyDeveloperId, PropertyObjectViewId, Version DESC LIMIT 1 BY KeyDeveloperId, PropertyObjectViewId) AS v
+        USING (KeyDeveloperId, PropertyObjectViewId)
+        GROUP BY KeyDeveloperId, CandidateDay)
+      GROUP BY KeyDeveloperId, CandidateDay`
   }
 
   /** The latest (highest-version) state of each session the condition selects. */

@@ -1,7 +1,7 @@
-import type { DayCandidates, DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import { firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
+import { daySummary, firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
 import type { InMemoryTables } from './in-memory-tables.js'
 
 /**
@@ -67,19 +67,13 @@ export class InMemorySessionDays implements SessionDaysIndex {
     ]
   }
 
-  async dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidates[]> {
-    return distinct(days, dayKey).map((d) => ({
-      ...d,
-      sessions: [...(this.sessionsOn.get(dayKey(d)) ?? [])].map((id) => this.latestSession(d.developerId, id)),
-      views: [...(this.viewsOn.get(dayKey(d)) ?? [])].map((id) => this.latestView(d.developerId, id)),
-    }))
-  }
-
-  async writeSummaries(summaries: readonly DaySummary[]): Promise<void> {
-    for (const s of summaries) {
-      const key = dayKey(s)
-      const kept = this.daySummaries.get(key)
-      if (kept === undefined || s.version >= kept.version) this.daySummaries.set(key, s)
+  async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
+    for (const d of distinct(days, dayKey)) {
+      const sessions = [...(this.sessionsOn.get(dayKey(d)) ?? [])].map((id) => this.latestSession(d.developerId, id))
+      const views = [...(this.viewsOn.get(dayKey(d)) ?? [])].map((id) => this.latestView(d.developerId, id))
+      const summary = daySummary(d.developerId, d.day, sessions, views)
+      const kept = this.daySummaries.get(dayKey(d))
+      if (kept === undefined || summary.version >= kept.version) this.daySummaries.set(dayKey(d), summary)
     }
   }
 

@@ -17,16 +17,11 @@ export interface DeveloperDay {
   readonly day: DayNumber
 }
 
-/** The latest states of what any stored state ever counted on a developer-day. */
-export interface DayCandidates extends DeveloperDay {
-  readonly sessions: readonly SessionState[]
-  readonly views: readonly ViewState[]
-}
-
 /**
  * The per-developer view and session states and day summaries kept beside the serving tables
  * (domain/session-states.ts), and the serving-row lookups their recomputation needs. Every lookup
- * is by developer and id or day, so it costs what the batch touched. Failures throw a StoreError.
+ * is by developer and id, so it costs what the batch touched; a day's summary costs the states
+ * counted on it. Failures throw a StoreError.
  */
 export interface SessionDaysIndex {
   /** Every serving row under each developer of each view (whatever developer the rows carry). */
@@ -41,10 +36,12 @@ export interface SessionDaysIndex {
   writeSessionStates(states: readonly SessionState[]): Promise<void>
   /** Every day any stored state of these sessions or views counted them on. */
   countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]>
-  /** For each developer-day, the latest states of every session and view any stored state counted on it. */
-  dayCandidates(days: readonly DeveloperDay[]): Promise<DayCandidates[]>
-  /** Appends summaries; a day's reads see the one of the highest version. */
-  writeSummaries(summaries: readonly DaySummary[]): Promise<void>
+  /**
+   * Appends each developer-day's summary as domain/session-states.ts's daySummary computes it from
+   * the latest states of every session and view any stored state counted on the day (the store
+   * may compute it where the states are); a day's reads see the summary of the highest version.
+   */
+  summarizeDays(days: readonly DeveloperDay[]): Promise<void>
   /** The developer's latest summaries of the days [first, last]. */
   summaries(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DaySummary[]>
   /** The latest states of the developer's sessions counted on a day of [first, last] with view days after it. */

@@ -1,7 +1,7 @@
 import { groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
 import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import { daySummary, sessionState, viewState } from '../../domain/session-states.js'
+import { sessionState, viewState } from '../../domain/session-states.js'
 import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
 
 /**
@@ -31,9 +31,7 @@ export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: rea
     await index.writeSessionStates(sessionStates)
   }
   const days = distinctBy<DeveloperDay>(await index.countedDays(touchedSessions, touchedViews), dayKey)
-  if (days.length === 0) return
-  const candidates = new Map((await index.dayCandidates(days)).map((c) => [dayKey(c), c]))
-  await index.writeSummaries(days.map((d) => daySummary(d.developerId, d.day, candidates.get(dayKey(d))?.sessions ?? [], candidates.get(dayKey(d))?.views ?? [])))
+  if (days.length > 0) await index.summarizeDays(days)
 }
 
 const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`

@@ -14,6 +14,8 @@ afterAll(() => session.close())
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 viewMergeContract('ClickHouse server (HTTP)', () => factStoreFixture(session))
 // the raw-fact reads: the definition the serving tables are held to
+factStoreContract('ClickHouse server (HTTP), day summaries', () => factStoreFixture(session, 'summaries'))
+viewMergeContract('ClickHouse server (HTTP), day summaries', () => factStoreFixture(session, 'summaries'))
 factStoreContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(session, 'facts'))
 viewMergeContract('ClickHouse server (HTTP), raw facts', () => factStoreFixture(session, 'facts'))
 dimensionNamesContract('ClickHouse server (HTTP)', () => factStoreFixture(session))

@@ -3,6 +3,9 @@ import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-s
 import { InMemoryReadModel, type InMemoryViewSessionSource } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
 import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
+import { SessionDaysServingIndex } from '../../../src/application/serving/session-days-serving-index.js'
+import { SummarizedReadModel } from '../../../src/application/read/summarized-read-model.js'
+import { InMemorySessionDays } from '../../../src/adapters/memory/in-memory-session-days.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dimensionReaderContract, versionedDimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
@@ -12,13 +15,15 @@ import { stageProgressContract } from '../../../src/testing/contracts/stage-prog
 import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
-const inMemory = (source: InMemoryViewSessionSource) => async () => {
+const inMemory = (source: InMemoryViewSessionSource | 'summaries') => async () => {
   const tables = new InMemoryTables()
-  const store = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables))
-  return { store, readModel: new InMemoryReadModel(tables, source), forceMerge: async () => {} }
+  const days = new InMemorySessionDays(tables)
+  const store = new ServingFactStore(new InMemoryFactStore(tables), new SessionDaysServingIndex(new InMemoryServingIndex(tables), days))
+  const readModel = source === 'summaries' ? new SummarizedReadModel(new InMemoryReadModel(tables), days) : new InMemoryReadModel(tables, source)
+  return { store, readModel, forceMerge: async () => {} }
 }
-// the serving rows (what reads use) and the raw facts (the definition) give the same answers
-for (const source of ['serving', 'facts'] as const) {
+// the serving rows (what reads use), the day summaries (whole days) and the raw facts (the definition) give the same answers
+for (const source of ['serving', 'summaries', 'facts'] as const) {
   factStoreContract(`in-memory, ${source}`, inMemory(source))
   viewMergeContract(`in-memory, ${source}`, inMemory(source))
 }
