@@ -121,17 +121,62 @@ export const sessionTotalsOf = (states: Iterable<SessionState>): SessionTotals =
 }
 
 /**
- * The summary of `day` for `developerId`: `sessions` and `views` are the latest states of every
- * session and view that any stored state ever counted on the day (each once: those counted there
- * now add to it, all add their versions).
+ * What one session or view adds to one day of a developer, placed by its latest state: counted on
+ * the day it counts on now, and a zero row (`counted` false) on every other day any of its states
+ * counted it on, so a day it left stops counting it. The highest version wins per (day, item).
  */
-export const daySummary = (developerId: Guid, day: DayNumber, sessions: Iterable<SessionState>, views: Iterable<ViewState>): DaySummary => {
-  const sessionStates = [...new Map([...sessions].map((s) => [s.sessionId, s])).values()]
-  const viewStates = [...new Map([...views].map((v) => [v.viewId, v])).values()]
-  const viewTotals = viewStates
-    .filter((v) => v.day === day)
-    .reduce<ViewTotals>((t, v) => addViewTotals(t, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.durationSeconds }), noViews)
-  return { developerId, day, sessions: sessionTotalsOf(sessionStates.filter((s) => firstDayOf(s) === day)), views: viewTotals, version: sumOf(sessionStates) + sumOf(viewStates) }
+export interface DayItem {
+  readonly developerId: Guid
+  readonly day: DayNumber
+  readonly kind: 'session' | 'view'
+  readonly itemId: Guid
+  readonly counted: boolean
+  readonly guest: boolean
+  readonly isClosed: boolean
+  readonly durationSeconds: number
+  readonly version: number
+}
+
+/** A session's items from its latest state, on every day any of its states counted it on (`days`). */
+export const sessionDayItems = (latest: SessionState, days: Iterable<DayNumber>): DayItem[] => {
+  const first = firstDayOf(latest)
+  return [...new Set([...days, ...(first === undefined ? [] : [first])])].map((day) => ({
+    developerId: latest.developerId, day, kind: 'session' as const, itemId: latest.sessionId, counted: day === first,
+    guest: latest.viewerKind === 'Guest', isClosed: false, durationSeconds: latest.durationSeconds, version: latest.version,
+  }))
+}
+
+/** A view's items from its latest state, on every day any of its states counted it on (`days`). */
+export const viewDayItems = (latest: ViewState, days: Iterable<DayNumber>): DayItem[] =>
+  [...new Set([...days, ...(latest.day === undefined ? [] : [latest.day])])].map((day) => ({
+    developerId: latest.developerId, day, kind: 'view' as const, itemId: latest.viewId, counted: day === latest.day,
+    guest: false, isClosed: latest.isClosed, durationSeconds: latest.durationSeconds, version: latest.version,
+  }))
+
+/**
+ * The summary of `day` for `developerId` from the day's items (those of other days are ignored):
+ * per item the one of the highest version, the counted ones added up; the version is the sum of
+ * the items' highest versions.
+ */
+export const daySummary = (developerId: Guid, day: DayNumber, items: Iterable<DayItem>): DaySummary => {
+  const latest = new Map<string, DayItem>()
+  for (const i of items) {
+    if (i.day !== day) continue
+    const key = `${i.kind}|${i.itemId}`
+    const kept = latest.get(key)
+    if (kept === undefined || i.version > kept.version) latest.set(key, i)
+  }
+  let sessions = noSessions
+  let views = noViews
+  let version = 0
+  for (const i of latest.values()) {
+    version += i.version
+    if (!i.counted) continue
+    const d = i.durationSeconds
+    if (i.kind === 'session') sessions = addSessionTotals(sessions, { sessions: 1, guestSessions: i.guest ? 1 : 0, userSessions: i.guest ? 0 : 1, totalDurationSeconds: d, minDurationSeconds: d, maxDurationSeconds: d })
+    else views = addViewTotals(views, { views: 1, closedViews: i.isClosed ? 1 : 0, totalViewSeconds: d })
+  }
+  return { developerId, day, sessions, views, version }
 }
 
 /**

@@ -64,7 +64,7 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
   }
 }
 
-/** The fact store as the composition root builds it: the facts, the serving rows (migration 0008), then the day summaries (0011, 0012). */
+/** The fact store as the composition root builds it: the facts, the serving rows (migration 0008), then the day summaries (0011). */
 export const servingFactStore = (session: ClickHouseSession): FactStore =>
   new ServingFactStore(new ClickHouseFactStore(session), new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session)))
 

@@ -1,8 +1,8 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, LatestStates, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
-import { firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
+import { firstDayOf, type DayItem, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
@@ -40,6 +40,28 @@ interface ViewStateRow {
   IsClosed: number
   DurationSeconds: number
   Version: string | number
+}
+
+interface LatestSessionRow {
+  KeyDeveloperId: Guid
+  SessionId: Guid
+  LatestViewDays: number[]
+  LatestDuration: number
+  LatestViewerKind: 'Guest' | 'User'
+  LatestVersion: string | number
+  Days: number[]
+}
+
+interface LatestViewRow {
+  KeyDeveloperId: Guid
+  PropertyObjectViewId: Guid
+  LatestCounted: number
+  DayNumber: number
+  WinnerSessionId: Guid
+  LatestClosed: number
+  LatestDuration: number
+  LatestVersion: string | number
+  Days: number[]
 }
 
 interface SummaryRow {
@@ -87,7 +109,7 @@ const inChunks = async <K, T>(keys: readonly K[], lookup: (chunk: readonly K[]) 
   return found
 }
 
-/** Migrations 0011 and 0012's view and session states and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
+/** Migration 0011's view and session states, day items and day summaries on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
 export class ClickHouseSessionDays implements SessionDaysIndex {
   private readonly read: ReturnType<typeof timeLimitedSelect>
 
@@ -155,16 +177,41 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     })))
   }
 
-  async countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]> {
-    const [bySessions, byViews] = await Promise.all([
-      inChunks(sessions, (chunk) => this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
-        SELECT DISTINCT KeyDeveloperId, toUInt16(FirstDay) AS DayNumber FROM ${this.table('developer_session_states')}
-        WHERE ${this.sessionKeys(chunk)} AND notEmpty(ViewDays)`, LOOKUP_SETTINGS)),
-      inChunks(views, (chunk) => this.session.select<{ KeyDeveloperId: Guid; DayNumber: number }>(sql`
-        SELECT DISTINCT KeyDeveloperId, toUInt16(Day) AS DayNumber FROM ${this.table('developer_view_states')}
-        WHERE ${this.viewKeys(chunk)} AND Counted = 1`, LOOKUP_SETTINGS)),
+  async latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates> {
+    const [sessionRows, viewRows] = await Promise.all([
+      inChunks(sessions, (chunk) => this.session.select<LatestSessionRow>(sql`
+        SELECT KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), argMax(ViewDays, Version)) AS LatestViewDays, argMax(DurationSeconds, Version) AS LatestDuration,
+               argMax(ViewerKind, Version) AS LatestViewerKind, max(Version) AS LatestVersion, arrayMap(d -> toUInt16(d), groupUniqArrayIf(FirstDay, notEmpty(ViewDays))) AS Days
+        FROM ${this.table('developer_session_states')} WHERE ${this.sessionKeys(chunk)}
+        GROUP BY KeyDeveloperId, SessionId`, LOOKUP_SETTINGS)),
+      inChunks(views, (chunk) => this.session.select<LatestViewRow>(sql`
+        SELECT KeyDeveloperId, PropertyObjectViewId, argMax(Counted, Version) AS LatestCounted, toUInt16(argMax(Day, Version)) AS DayNumber, argMax(SessionId, Version) AS WinnerSessionId,
+               argMax(IsClosed, Version) AS LatestClosed, argMax(DurationSeconds, Version) AS LatestDuration, max(Version) AS LatestVersion,
+               arrayMap(d -> toUInt16(d), groupUniqArrayIf(Day, Counted = 1)) AS Days
+        FROM ${this.table('developer_view_states')} WHERE ${this.viewKeys(chunk)}
+        GROUP BY KeyDeveloperId, PropertyObjectViewId`, LOOKUP_SETTINGS)),
     ])
-    return [...bySessions, ...byViews].map((r) => ({ developerId: r.KeyDeveloperId, day: Number(r.DayNumber) }))
+    return {
+      sessions: sessionRows.map((r) => ({
+        state: { developerId: r.KeyDeveloperId, sessionId: r.SessionId, viewDays: r.LatestViewDays.map(Number), durationSeconds: Number(r.LatestDuration), viewerKind: r.LatestViewerKind, version: Number(r.LatestVersion) },
+        days: r.Days.map(Number),
+      })),
+      views: viewRows.map((r) => ({
+        state: {
+          developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.LatestCounted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
+          isClosed: Number(r.LatestClosed) === 1, durationSeconds: Number(r.LatestDuration), version: Number(r.LatestVersion),
+        },
+        days: r.Days.map(Number),
+      })),
+    }
+  }
+
+  async writeDayItems(items: readonly DayItem[]): Promise<void> {
+    if (items.length === 0) return
+    await this.session.insert('developer_day_items', items.map((i) => ({
+      KeyDeveloperId: i.developerId, Day: dayText(i.day), Kind: i.kind === 'session' ? 1 : 2, ItemId: i.itemId, Counted: i.counted ? 1 : 0,
+      Guest: i.guest ? 1 : 0, IsClosed: i.isClosed ? 1 : 0, DurationSeconds: i.durationSeconds, Version: i.version,
+    })))
   }
 
   async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
@@ -193,53 +240,33 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   async spanning(developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionState[]> {
     const rows = await this.read<StateRow>(sql`
-      SELECT ${STATE_COLUMNS} FROM (${this.latestStates(sql`KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (
+      SELECT ${STATE_COLUMNS} FROM (${this.latestSessionStates(sql`KeyDeveloperId = ${uuid(developerId)} AND SessionId IN (
         SELECT SessionId FROM ${this.table('developer_spanning_sessions')}
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND FirstDay >= ${date(dayText(Math.max(0, first)))} AND FirstDay <= ${date(dayText(Math.max(0, last)))})`)})
       WHERE length(ViewDays) > 1`)
     return rows.map(stateOf)
   }
 
-  /**
-   * daySummary (domain/session-states.ts) in SQL, inserted where the states are: per developer-day,
-   * the latest state of every session and view a state counted on it (the candidates, each once);
-   * those counted there now add to the totals, all add their versions.
-   */
+  /** daySummary (domain/session-states.ts) in SQL, inserted where the items are: per item the highest version. */
   private summariesOf(days: readonly DeveloperDay[]): SqlFragment {
-    const counted = sql`notEmpty(ViewDays) AND StateFirstDay = CandidateDay`
-    const viewCounted = sql`Counted = 1 AND StateDay = CandidateDay`
+    const session = sql`Kind = 1 AND ItemCounted = 1`
+    const view = sql`Kind = 2 AND ItemCounted = 1`
     return sql`
       INSERT INTO ${this.table('developer_day_summaries')}
         (KeyDeveloperId, Day, Sessions, GuestSessions, UserSessions, TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds, Views, ClosedViews, TotalViewSeconds, Version)
-      SELECT KeyDeveloperId, CandidateDay, sum(S), sum(G), sum(U), sum(TD), toUInt32(minIf(MinD, S > 0)), toUInt32(max(MaxD)), sum(V), sum(CV), sum(TV), sum(Ver)
+      SELECT KeyDeveloperId, ItemDay, countIf(${session}), countIf(${session} AND ItemGuest = 1), countIf(${session} AND ItemGuest = 0),
+             sumIf(ItemDuration, ${session}), minIf(ItemDuration, ${session}), maxIf(ItemDuration, ${session}),
+             countIf(${view}), countIf(${view} AND ItemClosed = 1), sumIf(ItemDuration, ${view}), sum(ItemVersion)
       FROM (
-        SELECT KeyDeveloperId, CandidateDay,
-               toUInt64(countIf(${counted})) AS S, toUInt64(countIf(${counted} AND ViewerKind = 'Guest')) AS G, toUInt64(countIf(${counted} AND ViewerKind = 'User')) AS U,
-               toUInt64(sumIf(DurationSeconds, ${counted})) AS TD, toUInt32(minIf(DurationSeconds, ${counted})) AS MinD, toUInt32(maxIf(DurationSeconds, ${counted})) AS MaxD,
-               toUInt64(0) AS V, toUInt64(0) AS CV, toUInt64(0) AS TV, toUInt64(sum(Version)) AS Ver
-        FROM (SELECT DISTINCT KeyDeveloperId, SessionId, FirstDay AS CandidateDay FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)}) AS c
-        ALL INNER JOIN (
-          SELECT KeyDeveloperId, SessionId, FirstDay AS StateFirstDay, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
-          WHERE (KeyDeveloperId, SessionId) IN (SELECT KeyDeveloperId, SessionId FROM ${this.table('developer_session_candidates')} WHERE ${this.dayKeys(days, sql`FirstDay`)})
-          ORDER BY KeyDeveloperId, SessionId, Version DESC LIMIT 1 BY KeyDeveloperId, SessionId) AS s
-        USING (KeyDeveloperId, SessionId)
-        GROUP BY KeyDeveloperId, CandidateDay
-        UNION ALL
-        SELECT KeyDeveloperId, CandidateDay, toUInt64(0) AS S, toUInt64(0) AS G, toUInt64(0) AS U, toUInt64(0) AS TD, toUInt32(0) AS MinD, toUInt32(0) AS MaxD,
-               toUInt64(countIf(${viewCounted})) AS V, toUInt64(countIf(${viewCounted} AND IsClosed = 1)) AS CV, toUInt64(sumIf(DurationSeconds, ${viewCounted})) AS TV,
-               toUInt64(sum(Version)) AS Ver
-        FROM (SELECT DISTINCT KeyDeveloperId, PropertyObjectViewId, Day AS CandidateDay FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)}) AS c
-        ALL INNER JOIN (
-          SELECT KeyDeveloperId, PropertyObjectViewId, Counted, Day AS StateDay, IsClosed, DurationSeconds, Version FROM ${this.table('developer_view_states')}
-          WHERE (KeyDeveloperId, PropertyObjectViewId) IN (SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_view_candidates')} WHERE ${this.dayKeys(days, sql`Day`)})
-          ORDER BY KeyDeveloperId, PropertyObjectViewId, Version DESC LIMIT 1 BY KeyDeveloperId, PropertyObjectViewId) AS v
-        USING (KeyDeveloperId, PropertyObjectViewId)
-        GROUP BY KeyDeveloperId, CandidateDay)
-      GROUP BY KeyDeveloperId, CandidateDay`
+        SELECT KeyDeveloperId, Day AS ItemDay, Kind, ItemId, argMax(Counted, Version) AS ItemCounted, argMax(Guest, Version) AS ItemGuest,
+               argMax(IsClosed, Version) AS ItemClosed, argMax(DurationSeconds, Version) AS ItemDuration, max(Version) AS ItemVersion
+        FROM ${this.table('developer_day_items')} WHERE ${this.dayKeys(days, sql`Day`)}
+        GROUP BY KeyDeveloperId, Day, Kind, ItemId)
+      GROUP BY KeyDeveloperId, ItemDay`
   }
 
   /** The latest (highest-version) state of each session the condition selects. */
-  private latestStates(where: SqlFragment): SqlFragment {
+  private latestSessionStates(where: SqlFragment): SqlFragment {
     return sql`
       SELECT KeyDeveloperId, SessionId, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
       WHERE ${where}

@@ -99,7 +99,7 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
     await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
       SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
-  // then the session states and day summaries (0011, 0012) of every day of serving rows, by their
+  // then the session states and day summaries (0011) of every day of serving rows, by their
   // EventTime, again for a day with rows newer than its record (an instance without the step)
   const servingDays = await session.select<{ d: string; t: string }>(sql`
     SELECT toString(toDate(EventTime)) AS d, toUInt32(max(IngestionTime)) AS t

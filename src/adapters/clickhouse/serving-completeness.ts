@@ -12,7 +12,7 @@ export const BACKFILL_COMPLETE = 'complete'
  * `dev-stats-ingest backfill` has finished a run. Facts ingested since went through the serving step. Cost: one read of the IngestionTime
  * column of each fact table. An empty table has no minimum (not 1970: `min` of no rows is 0, and
  * funnel_progress's minute + 60 s would pass for a fact before 0008). Then the same for the day
- * summaries of migration 0012 (sessionDaysIncomplete).
+ * summaries of migration 0011 (sessionDaysIncomplete).
  */
 export const servingIncomplete = async (session: ClickHouseSession): Promise<string | undefined> =>
   (await servingRowsIncomplete(session)) ?? (await sessionDaysIncomplete(session))
@@ -34,8 +34,8 @@ const servingRowsIncomplete = async (session: ClickHouseSession): Promise<string
 }
 
 /**
- * The same for the session states and day summaries (0011, 0012) the read model answers whole
- * days from: serving rows stored before 0012 was applied were never summarized.
+ * The same for the session states and day summaries (0011) the read model answers whole
+ * days from: serving rows stored before 0011 was applied were never summarized.
  */
 const sessionDaysIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
   const db = ident(session.database)
@@ -43,10 +43,10 @@ const sessionDaysIncomplete = async (session: ClickHouseSession): Promise<string
   if (Number(done?.finished ?? 0) > 0) return undefined
   const [state] = await session.select<{ older: string }>(sql`
     SELECT count() AS older FROM (
-      SELECT 1 FROM (SELECT min(AppliedAt) AS at FROM ${db}.schema_migrations WHERE Version LIKE '0012%') AS m
+      SELECT 1 FROM (SELECT min(AppliedAt) AS at FROM ${db}.schema_migrations WHERE Version LIKE '0011%') AS m
       CROSS JOIN (SELECT min(IngestionTime) AS t FROM ${db}.developer_view_facts HAVING count() > 0
                   UNION ALL SELECT min(IngestionTime) FROM ${db}.developer_session_facts HAVING count() > 0) AS f
       WHERE f.t < m.at)`)
   if (Number(state?.older ?? 0) === 0) return undefined
-  return `${session.database} held serving rows before migration 0012 and dev-stats-ingest backfill has not finished: the day summaries miss them`
+  return `${session.database} held serving rows before migration 0011 and dev-stats-ingest backfill has not finished: the day summaries miss them`
 }

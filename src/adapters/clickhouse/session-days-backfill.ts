@@ -5,7 +5,7 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { ClickHouseSessionDays } from './clickhouse-session-days.js'
 import { date, ident, sql, uuidSet } from './sql-fragment.js'
 
-/** The backfill's record that the session states and day summaries (0011, 0012) hold every serving row. */
+/** The backfill's record that the session states and day summaries (0011) hold every serving row. */
 export const SESSION_DAYS_COMPLETE = 'session_days_complete'
 
 /** Developers whose rows of a day are read at once, and serving rows handed to one step. */

@@ -1,21 +1,20 @@
-import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, LatestStates, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import { daySummary, firstDayOf, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
+import { daySummary, firstDayOf, type DayItem, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
 import type { InMemoryTables } from './in-memory-tables.js'
 
 /**
  * View and session states and day summaries in memory, over the serving rows of InMemoryTables:
  * every stored state is kept (as a MergeTree keeps rows until it merges them), reads take the
- * highest version, and what any state named or counted is indexed as migration 0012's index
- * tables index it. Lookups go through indexes of the serving rows.
+ * highest version, the views any state named a session by are indexed as migration 0011 indexes
+ * them, and day items keep the highest version per (day, item). Lookups go through indexes of the serving rows.
  */
 export class InMemorySessionDays implements SessionDaysIndex {
   private readonly viewStates = new Map<string, ViewState[]>()
   private readonly sessionStates = new Map<string, SessionState[]>()
   private readonly viewsOfSession = new Map<string, Set<Guid>>()
-  private readonly sessionsOn = new Map<string, Set<Guid>>()
-  private readonly viewsOn = new Map<string, Set<Guid>>()
+  private readonly items = new Map<string, Map<string, DayItem>>()
   private readonly spanningOn = new Map<string, Set<Guid>>()
   private readonly daySummaries = new Map<string, DaySummary>()
   private readonly rowsByView = new Map<string, ServingViewRow[]>()
@@ -39,7 +38,6 @@ export class InMemorySessionDays implements SessionDaysIndex {
     for (const v of states) {
       push(this.viewStates, viewKey(v), v)
       add(this.viewsOfSession, sessionKey(v), v.viewId)
-      if (v.day !== undefined) add(this.viewsOn, dayKey({ developerId: v.developerId, day: v.day }), v.viewId)
     }
   }
 
@@ -51,27 +49,38 @@ export class InMemorySessionDays implements SessionDaysIndex {
     for (const s of states) {
       push(this.sessionStates, sessionKey(s), s)
       const first = firstDayOf(s)
-      if (first === undefined) continue
-      add(this.sessionsOn, dayKey({ developerId: s.developerId, day: first }), s.sessionId)
-      if (s.viewDays.length > 1) add(this.spanningOn, dayKey({ developerId: s.developerId, day: first }), s.sessionId)
+      if (first !== undefined && s.viewDays.length > 1) add(this.spanningOn, dayKey({ developerId: s.developerId, day: first }), s.sessionId)
     }
   }
 
-  async countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]> {
-    return [
-      ...sessions.flatMap((k) => (this.sessionStates.get(sessionKey(k)) ?? []).flatMap((s) => {
-        const day = firstDayOf(s)
-        return day === undefined ? [] : [{ developerId: k.developerId, day }]
-      })),
-      ...views.flatMap((k) => (this.viewStates.get(viewKey(k)) ?? []).flatMap((v) => (v.day === undefined ? [] : [{ developerId: k.developerId, day: v.day }]))),
-    ]
+  async latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates> {
+    const daysOf = <T>(versions: readonly T[], day: (t: T) => DayNumber | undefined) => [...new Set(versions.flatMap((v) => day(v) ?? []))]
+    return {
+      sessions: distinct(sessions, sessionKey).flatMap((k) => {
+        const versions = this.sessionStates.get(sessionKey(k)) ?? []
+        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, firstDayOf) }]
+      }),
+      views: distinct(views, viewKey).flatMap((k) => {
+        const versions = this.viewStates.get(viewKey(k)) ?? []
+        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, (v) => v.day) }]
+      }),
+    }
+  }
+
+  async writeDayItems(items: readonly DayItem[]): Promise<void> {
+    for (const i of items) {
+      const key = dayKey(i)
+      let onDay = this.items.get(key)
+      if (!onDay) this.items.set(key, (onDay = new Map()))
+      const itemKey = `${i.kind}|${i.itemId}`
+      const kept = onDay.get(itemKey)
+      if (kept === undefined || i.version > kept.version) onDay.set(itemKey, i)
+    }
   }
 
   async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
     for (const d of distinct(days, dayKey)) {
-      const sessions = [...(this.sessionsOn.get(dayKey(d)) ?? [])].map((id) => this.latestSession(d.developerId, id))
-      const views = [...(this.viewsOn.get(dayKey(d)) ?? [])].map((id) => this.latestView(d.developerId, id))
-      const summary = daySummary(d.developerId, d.day, sessions, views)
+      const summary = daySummary(d.developerId, d.day, this.items.get(dayKey(d))?.values() ?? [])
       const kept = this.daySummaries.get(dayKey(d))
       if (kept === undefined || summary.version >= kept.version) this.daySummaries.set(dayKey(d), summary)
     }

@@ -1,6 +1,6 @@
 import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import type { DaySummary, SessionState, ViewState } from '../../domain/session-states.js'
+import type { DayItem, DaySummary, SessionState, ViewState } from '../../domain/session-states.js'
 
 export interface SessionKey {
   readonly developerId: Guid
@@ -15,6 +15,11 @@ export interface ViewKey {
 export interface DeveloperDay {
   readonly developerId: Guid
   readonly day: DayNumber
+}
+
+export interface LatestStates {
+  readonly sessions: readonly { readonly state: SessionState; readonly days: readonly DayNumber[] }[]
+  readonly views: readonly { readonly state: ViewState; readonly days: readonly DayNumber[] }[]
 }
 
 /**
@@ -34,12 +39,14 @@ export interface SessionDaysIndex {
   sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]>
   /** Appends session states; a session's reads see the one of the highest version. */
   writeSessionStates(states: readonly SessionState[]): Promise<void>
-  /** Every day any stored state of these sessions or views counted them on. */
-  countedDays(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<DeveloperDay[]>
+  /** The latest stored state of each session and view that has one, with every day any of its stored states counted it on. */
+  latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates>
+  /** Appends day items; a (day, item)'s reads see the one of the highest version. */
+  writeDayItems(items: readonly DayItem[]): Promise<void>
   /**
    * Appends each developer-day's summary as domain/session-states.ts's daySummary computes it from
-   * the latest states of every session and view any stored state counted on the day (the store
-   * may compute it where the states are); a day's reads see the summary of the highest version.
+   * the day's stored items (the store may compute it where they are); a day's reads see the
+   * summary of the highest version.
    */
   summarizeDays(days: readonly DeveloperDay[]): Promise<void>
   /** The developer's latest summaries of the days [first, last]. */

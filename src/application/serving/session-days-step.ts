@@ -1,15 +1,16 @@
 import { groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
 import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import { sessionState, viewState } from '../../domain/session-states.js'
+import { sessionDayItems, sessionState, viewDayItems, viewState } from '../../domain/session-states.js'
 import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
 
 /**
  * After a batch's serving rows are stored (and before its offsets are committed): the states of
  * the views it wrote rows of, then of the sessions those views' rows name or its facts are of,
- * then the summaries of the days any state of them counts them on, now or before (what left a day
- * changes it too). Each level is stored before the next reads it, and each is recomputed from what
- * is stored, never adjusted, so a redelivered batch or a crash in between only recomputes again.
+ * then their day items placed by their latest states (on the day each counts on and every day it
+ * left), then the summaries of those days. Each level is stored before the next reads it, and each
+ * is recomputed from what is stored, never adjusted, so a redelivered batch or a crash in between
+ * only recomputes again.
  */
 export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> => {
   if (views.length === 0 && sessions.length === 0) return
@@ -30,8 +31,12 @@ export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: rea
     const sessionStates = touchedSessions.map((k) => sessionState(k.developerId, k.sessionId, (viewsBy.get(sessionKey(k)) ?? []).map((n) => n.view), factsBy.get(sessionKey(k)) ?? []))
     await index.writeSessionStates(sessionStates)
   }
-  const days = distinctBy<DeveloperDay>(await index.countedDays(touchedSessions, touchedViews), dayKey)
-  if (days.length > 0) await index.summarizeDays(days)
+  // placed by the latest state, whoever stored it: of two instances, the one that reads last places every item right
+  const latest = await index.latestStates(touchedSessions, touchedViews)
+  const items = [...latest.sessions.flatMap((l) => sessionDayItems(l.state, l.days)), ...latest.views.flatMap((l) => viewDayItems(l.state, l.days))]
+  if (items.length === 0) return
+  await index.writeDayItems(items)
+  await index.summarizeDays(distinctBy<DeveloperDay>(items.map((i) => ({ developerId: i.developerId, day: i.day })), dayKey))
 }
 
 const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`

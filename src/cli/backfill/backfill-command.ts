@@ -1,5 +1,5 @@
 // `dev-stats-ingest backfill` (npm run serving:backfill): fills the developer-keyed serving tables
-// (migration 0008) from the facts the store already holds, then the day summaries (0011, 0012) from
+// (migration 0008) from the facts the store already holds, then the day summaries (0011) from
 // the serving rows, for a store that had data before those migrations. Safe to stop and run again (done chunks are skipped) and to run beside the ingest.
 import { backfillServing } from '../../adapters/clickhouse/serving-backfill.js'
 import { flagCommand } from '../cli-command.js'
@@ -9,8 +9,8 @@ const HELP = `dev-stats-ingest backfill
 
 Fills the serving tables of migration 0008 (the developer-keyed copies the read API answers from)
 from the facts and funnel events the store already holds, then the session states and day
-summaries of 0011 and 0012 (what whole days of session metrics are read from), chunk by chunk.
-Needed once, after dev-stats-ingest migrate applied 0008 or 0012 to a store that had data (start
+summaries of 0011 (what whole days of session metrics are read from), chunk by chunk.
+Needed once, after dev-stats-ingest migrate applied 0008 or 0011 to a store that had data (start
 refuses until it finished);
 the ingest keeps them filled from then on. Safe to stop and run again (done chunks are skipped, a
 day with facts newer than its backfill is done again) and to run beside the service.

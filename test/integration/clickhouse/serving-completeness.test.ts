@@ -19,7 +19,7 @@ import { createDevStatsIngest } from '../../../src/composition/create-dev-stats-
 import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
 
-// A store that held facts before migration 0008 (issue 44.3), or serving rows before 0012 (issue
+// A store that held facts before migration 0008 (issue 44.3), or serving rows before 0011 (issue
 // 45's day summaries): check and start say so until the backfill finished; a day whose facts an older instance (no serving step) wrote after its
 // backfill is done again by the next backfill.
 const DATABASE = 'i44_serving_completeness'
@@ -30,7 +30,7 @@ const olderInstance = new ClickHouseFactStore(session) // facts only, as before 
 const T = at('2026-11-20T10:00:00Z')
 const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const until0007 = mkdtempSync(join(tmpdir(), 'dev-stats-until-0007-'))
-const until0011 = mkdtempSync(join(tmpdir(), 'dev-stats-until-0011-'))
+const until0010 = mkdtempSync(join(tmpdir(), 'dev-stats-until-0010-'))
 // whole days from the summaries alone (any other read would fail the test)
 const summarized = new SummarizedReadModel(new Proxy({} as ReadModel, { get: () => () => Promise.reject(new Error('not a whole-day read')) }), new ClickHouseSessionDays(session))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -43,14 +43,14 @@ const storeCheck = async () => {
 
 beforeAll(async () => {
   for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '0008')) cpSync(join(DEFAULT_MIGRATIONS_DIR, f), join(until0007, f))
-  for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '0012')) cpSync(join(DEFAULT_MIGRATIONS_DIR, f), join(until0011, f))
+  for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '0011')) cpSync(join(DEFAULT_MIGRATIONS_DIR, f), join(until0010, f))
   await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
 })
 afterAll(async () => {
   await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
   await session.close()
   rmSync(until0007, { recursive: true, force: true })
-  rmSync(until0011, { recursive: true, force: true })
+  rmSync(until0010, { recursive: true, force: true })
 })
 
 describe('a store migrated before its first fact', () => {
@@ -112,14 +112,14 @@ describe('day summaries after migrate on a store with serving rows', () => {
   const dev = id()
   it('check fails and start refuses until the backfill summarized them; then the summaries answer what the serving rows do', async () => {
     await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
-    await migrate(session, until0011)
-    // an instance of 0011's time: facts and serving rows, no summaries
-    const before0012 = new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
+    await migrate(session, until0010)
+    // an instance of 0010's time: facts and serving rows, no summaries
+    const before0011 = new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
     const s = id()
-    await before0012.append([sessionFact({ sessionId: s, at: T, durationSeconds: 300 }), viewFact(dimPath(dev), s, T), viewFact(dimPath(dev), s, T + 86_400_000)], Date.now())
+    await before0011.append([sessionFact({ sessionId: s, at: T, durationSeconds: 300 }), viewFact(dimPath(dev), s, T), viewFact(dimPath(dev), s, T + 86_400_000)], Date.now())
     await sleep(1100)
     await migrate(session)
-    expect(await storeCheck()).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('before migration 0012') })
+    expect(await storeCheck()).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('before migration 0011') })
     const service = createDevStatsIngest({ config: { store: 'clickhouse', clickhouse: { url, database: DATABASE } }, ports: { broker: new InMemoryBroker() } })
     try {
       await expect(service.start()).rejects.toMatchObject({ name: 'StartupError', failure: 'serving-incomplete' })
