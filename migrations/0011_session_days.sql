@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_view_states
 ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(Day)
 ORDER BY (KeyDeveloperId, PropertyObjectViewId, Version)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_views
 (
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_views
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (KeyDeveloperId, SessionId, PropertyObjectViewId)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.developer_session_views_mv
 TO pin_dev_stats.developer_session_views
@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_session_states
 ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(FirstDay)
 ORDER BY (KeyDeveloperId, SessionId, Version)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_spanning_sessions
 (
@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_spanning_sessions
 ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(FirstDay)
 ORDER BY (KeyDeveloperId, FirstDay, SessionId)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS pin_dev_stats.developer_spanning_sessions_mv
 TO pin_dev_stats.developer_spanning_sessions
@@ -92,7 +92,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_items
 ENGINE = ReplacingMergeTree(Version)
 PARTITION BY toYYYYMM(Day)
 ORDER BY (KeyDeveloperId, Day, Kind, ItemId)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;
 
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_summaries
 (
@@ -112,4 +112,4 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_summaries
 ENGINE = ReplacingMergeTree(Version)
 PARTITION BY toYYYYMM(Day)
 ORDER BY (KeyDeveloperId, Day)
-SETTINGS index_granularity = 256;
+SETTINGS index_granularity = 32;

@@ -160,13 +160,16 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
     if (sessions.length === 0) return []
-    const named = sql`SELECT KeyDeveloperId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}`
-    const rows = await this.session.select<ViewStateRow & { NamedSessionId: Guid }>(sql`
-      SELECT c.NamedSessionId AS NamedSessionId, ${VIEW_STATE_COLUMNS}
-      FROM (SELECT DISTINCT KeyDeveloperId, SessionId AS NamedSessionId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}) AS c
-      ALL INNER JOIN (${this.latestViewStates(sql`(KeyDeveloperId, PropertyObjectViewId) IN (${named})`)}) AS v
-      USING (KeyDeveloperId, PropertyObjectViewId)`, LOOKUP_SETTINGS)
-    return rows.map((r) => ({ developerId: r.KeyDeveloperId, sessionId: r.NamedSessionId, view: viewStateOf(r) }))
+    // two lookups by constant keys: an IN over a table's subquery reads the developer's whole range
+    const named = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; PropertyObjectViewId: Guid }>(sql`
+      SELECT DISTINCT KeyDeveloperId, SessionId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}`, LOOKUP_SETTINGS)
+    const views = [...new Map(named.map((n) => [`${n.KeyDeveloperId}|${n.PropertyObjectViewId}`, { developerId: n.KeyDeveloperId, viewId: n.PropertyObjectViewId }])).values()]
+    const latest = new Map((await inChunks(views, (chunk) => this.session.select<ViewStateRow>(sql`SELECT ${VIEW_STATE_COLUMNS} FROM (${this.latestViewStates(this.viewKeys(chunk))})`, LOOKUP_SETTINGS)))
+      .map((r) => [`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`, viewStateOf(r)]))
+    return named.flatMap((n) => {
+      const view = latest.get(`${n.KeyDeveloperId}|${n.PropertyObjectViewId}`)
+      return view ? [{ developerId: n.KeyDeveloperId, sessionId: n.SessionId, view }] : []
+    })
   }
 
   async writeSessionStates(states: readonly SessionState[]): Promise<void> {
