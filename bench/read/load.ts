@@ -193,7 +193,6 @@ export const loadStatements = (database: string, scale: number, heavy = 0): { re
 export const MERGED = [
   'property_object_view_facts', 'session_facts', 'funnel_daily', 'dim_developer',
   'developer_view_facts', 'developer_session_facts', 'view_links', 'session_view_links', 'session_links', 'funnel_developer_daily',
-  'developer_view_states', 'developer_session_states', 'developer_day_items', 'developer_day_summaries',
 ]
 const META = 'bench_read_meta'
 
@@ -251,7 +250,7 @@ export const loadBenchData = async (url: string, session: ClickHouseSession, sca
     const started = Date.now()
     let last: BackfillProgress | undefined
     await backfillServing(session, (p) => void (last = p))
-    log(`backfillServing: serving tables and day summaries filled in ${seconds(started)} s (${last?.of ?? 0} days of serving rows)`)
+    log(`backfillServing: serving tables filled in ${seconds(started)} s (${last?.of ?? 0} days of view links)`)
     const merging = Date.now()
     for (const table of MERGED) await run(sql`OPTIMIZE TABLE ${db}.${ident(table)} FINAL`)
     log(`merged the parts of ${MERGED.length} tables (OPTIMIZE … FINAL) in ${seconds(merging)} s`)

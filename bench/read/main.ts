@@ -4,12 +4,12 @@
 // rows; bench/read/load.ts; a view within its session) and a heavy developer (--heavy: 1,000,000
 // views and sessions a year by default, 0 for none): N × 1,000,000 view facts, N × 1,000,000
 // session facts (INSERT … SELECT; migration 0008's materialized views fill the link tables as it
-// goes), then the serving tables and day summaries with backfillServing (timed), then OPTIMIZE … FINAL of every
+// goes), then the serving tables with backfillServing (timed), then OPTIMIZE … FINAL of every
 // table. Then, with the API in a child process over the read side the library composes
 // (createDevStatsIngest(…).read):
 //   1. uncached single reads (bench/read/single.ts): developer 7 (BENCH_DEVELOPER), then the heavy
 //      developer, one read at a time, session metrics and the funnel for a year and 30 days, over
-//      HTTP with the read cache off (whole days from the day summaries) and in-process on ClickHouseReadModel with source 'serving' and
+//      HTTP with the read cache off and in-process on ClickHouseReadModel with source 'serving' and
 //      'facts', interleaved; p50/p90 ms and ClickHouse's query CPU per read from system.query_log.
 //      --only-single (or BENCH_ONLY_SINGLE=1) stops here.
 //   2. loads: autocannon (50 connections, 20 s) per route with the tokens of every developer in

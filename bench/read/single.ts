@@ -11,8 +11,7 @@ import type { Guid } from '../../src/domain/guid.js'
 // Phase "uncached single reads" (issue 33's first target): one developer, one read at a time, the
 // read cache off, on an otherwise idle machine. Per route, rounds of three reads interleaved (the
 // order rotating), so that noise hits all three alike:
-//   - HTTP: GET through the API child (the read cache off: entries 0), as a dashboard asks (whole
-//     days of session metrics from the day summaries);
+//   - HTTP: GET through the API child (the read cache off: entries 0), as a dashboard asks;
 //   - serving: the same use case in this process, straight on ClickHouseReadModel(session, 'serving');
 //   - facts: the same on ClickHouseReadModel(session, 'facts'), the raw-fact query (the "before").
 // ClickHouse's own cost per read comes from system.query_log (the server logs only the queries
@@ -268,7 +267,7 @@ const differences = (answers: readonly Answer[]): string[] => {
 }
 
 export const CONTENDER_NAMES: Readonly<Record<Contender, string>> = {
-  http: 'HTTP API, day summaries (cache off)',
+  http: 'HTTP API, serving (cache off)',
   serving: 'in-process, serving',
   facts: 'in-process, facts (before)',
 }

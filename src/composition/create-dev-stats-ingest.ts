@@ -141,7 +141,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     }
     // an older schema would have the serving step fail on every batch: refuse it before consuming
     if (pending.length > 0) {
-      throw new StartupError('schema-outdated', `${storeAt(config)} lacks the migrations ${pending.join(', ')}: run dev-stats-ingest migrate (then dev-stats-ingest backfill for 0008 or 0011 on a store with data)`, { cause: undefined, retriable: false })
+      throw new StartupError('schema-outdated', `${storeAt(config)} lacks the migrations ${pending.join(', ')}: run dev-stats-ingest migrate (then dev-stats-ingest backfill for 0008 on a store with data)`, { cause: undefined, retriable: false })
     }
     // answers from half-empty serving tables would be wrong without a sign: refuse until the backfill finished
     if (incomplete !== undefined) {

@@ -14,9 +14,6 @@ import { InMemoryFactStore } from '../adapters/memory/in-memory-fact-store.js'
 import { InMemoryReadModel } from '../adapters/memory/in-memory-read-model.js'
 import { InMemoryServingIndex } from '../adapters/memory/in-memory-serving-index.js'
 import { ServingFactStore } from '../application/serving/serving-fact-store.js'
-import { SessionDaysServingIndex } from '../application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../application/read/summarized-read-model.js'
-import { InMemorySessionDays } from '../adapters/memory/in-memory-session-days.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
@@ -58,14 +55,6 @@ export interface StoreAdapters {
   readonly close: () => Promise<void>
 }
 
-/** One session-days index per set of tables: containers sharing tables (instances of one test) share their states. */
-const sessionDaysByTables = new WeakMap<InMemoryTables, InMemorySessionDays>()
-const sessionDaysOf = (t: InMemoryTables): InMemorySessionDays => {
-  let index = sessionDaysByTables.get(t)
-  if (!index) sessionDaysByTables.set(t, (index = new InMemorySessionDays(t)))
-  return index
-}
-
 /**
  * The store adapters DEV_STATS_STORE selects. Synchronous: the ClickHouse ones connect lazily
  * on first use (chdb's native library is not even loaded before that).
@@ -78,11 +67,10 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
       return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, config.readQueries.timeoutSeconds))
     case 'memory': {
       const t = tables()
-      const sessionDays = sessionDaysOf(t)
       return {
-        factStore: new ServingFactStore(new InMemoryFactStore(t), new SessionDaysServingIndex(new InMemoryServingIndex(t), sessionDays)),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t)),
         dimensionReader: new InMemoryDimensionReader(t),
-        readModel: new SummarizedReadModel(new InMemoryReadModel(t), sessionDays),
+        readModel: new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
         migrate: async () => [],

@@ -14,6 +14,7 @@ import { SessionDaysServingIndex } from '../../src/application/serving/session-d
 import { SummarizedReadModel } from '../../src/application/read/summarized-read-model.js'
 import { ClickHouseSessionDays } from '../../src/adapters/clickhouse/clickhouse-session-days.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
+import type { ReadModel } from '../../src/application/ports/read-model.port.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { LOCAL_SUFFIX } from '../../src/adapters/clickhouse/cluster-ddl.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
@@ -64,15 +65,20 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
   }
 }
 
-/** The fact store as the composition root builds it: the facts, the serving rows (migration 0008), then the day summaries (0011). */
-export const servingFactStore = (session: ClickHouseSession): FactStore =>
-  new ServingFactStore(new ClickHouseFactStore(session), new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session)))
+/** The fact store as the composition root builds it: the facts, then the serving rows (migration 0008). */
+export const servingFactStore = (session: ClickHouseSession): FactStore => new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
 
-/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day summaries as the composition root reads. */
+/** The same keeping the day summaries (migration 0011) after the serving rows, and the read model answering whole days from them (issue 45; not composed yet). */
+export const summarizedStore = (session: ClickHouseSession): { store: FactStore; readModel: ReadModel } => ({
+  store: new ServingFactStore(new ClickHouseFactStore(session), new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session))),
+  readModel: new SummarizedReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseSessionDays(session)),
+})
+
+/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day summaries. */
 export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource | 'summaries' = 'serving'): Promise<FactStoreFixture> => {
   await resetDatabase(session)
-  const readModel = source === 'summaries' ? new SummarizedReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseSessionDays(session)) : new ClickHouseReadModel(session, source)
-  return { store: servingFactStore(session), readModel, forceMerge: () => forceMerge(session) }
+  const { store, readModel } = source === 'summaries' ? summarizedStore(session) : { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source) }
+  return { store, readModel, forceMerge: () => forceMerge(session) }
 }
 
 /** The same, reading through the read cache the composition root puts in front of a single server. */

@@ -18,9 +18,6 @@ import { migrate } from './clickhouse-migrator.js'
 import { ClickHouseReadModel } from './clickhouse-read-model.js'
 import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
 import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
-import { SessionDaysServingIndex } from '../../application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../../application/read/summarized-read-model.js'
-import { ClickHouseSessionDays } from './clickhouse-session-days.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
 import { serverSession, type ServerSettings } from './server-session.factory.js'
@@ -42,21 +39,18 @@ export interface ClickHouseAdapters {
   readonly reconcile: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
 }
 
-const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session): ClickHouseAdapters => {
-  const serving = new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session))
-  return {
-    session,
-    readSession,
-    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
-    dimensionReader: new ClickHouseDimensionReader(session),
-    readModel: new SummarizedReadModel(new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds), new ClickHouseSessionDays(readSession, readTimeoutSeconds)),
-    stageProgress: new ClickHouseStageProgressReader(session),
-    pressure: new ClickHouseStorePressure(session),
-    linkPartitions: new ClickHouseLinkPartitions(session),
-    reconcile: { gaps: new ClickHouseServingGaps(session), serving },
-    ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, readTimeoutSeconds) }),
-  }
-}
+const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session, serving = new ClickHouseServingIndex(session)): ClickHouseAdapters => ({
+  session,
+  readSession,
+  factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
+  dimensionReader: new ClickHouseDimensionReader(session),
+  readModel: new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds),
+  stageProgress: new ClickHouseStageProgressReader(session),
+  pressure: new ClickHouseStorePressure(session),
+  linkPartitions: new ClickHouseLinkPartitions(session),
+  reconcile: { gaps: new ClickHouseServingGaps(session), serving },
+  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, readTimeoutSeconds) }),
+})
 
 /**
  * Probe reads of the read cache (data versions) that may be out beside the reads: one of all

@@ -3,13 +3,12 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { BACKFILL_COMPLETE } from './serving-completeness.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
-import { SESSION_DAYS_COMPLETE, summarizeServingDay } from './session-days-backfill.js'
 import { dayOf } from '../../domain/serving-links.js'
 import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'session_days'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -40,8 +39,7 @@ const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [te
  * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
  * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time, but a
  * day whose facts are newer than its record) and
- * safe beside a running ingest, whose own batches keep new facts linked meanwhile. Last, the
- * session states and day summaries of every day of serving rows (session-days-backfill.ts).
+ * safe beside a running ingest, whose own batches keep new facts linked meanwhile.
  */
 export const backfillServing = async (session: ClickHouseSession, report: (p: BackfillProgress) => void, now = () => Date.now()): Promise<void> => {
   const db = ident(session.database)
@@ -99,14 +97,6 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
     await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
       SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
-  // then the session states and day summaries (0011) of every day of serving rows, by their
-  // EventTime, again for a day with rows newer than its record (an instance without the step)
-  const servingDays = await session.select<{ d: string; t: string }>(sql`
-    SELECT toString(toDate(EventTime)) AS d, toUInt32(max(IngestionTime)) AS t
-    FROM (SELECT EventTime, IngestionTime FROM ${db}.developer_view_facts UNION ALL SELECT EventTime, IngestionTime FROM ${db}.developer_session_facts)
-    GROUP BY d ORDER BY d`)
-  await run('session_days', servingDays.map((r) => r.d), (d) => summarizeServingDay(session, d), new Map(servingDays.map((r) => [r.d, Number(r.t)])))
   // what start and check read (serving-completeness.ts): every chunk of a run is done
-  await record(SESSION_DAYS_COMPLETE, dateTimeText(now()).slice(0, 10))
   await record(BACKFILL_COMPLETE, dateTimeText(now()).slice(0, 10))
 }

@@ -1,6 +1,5 @@
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { SESSION_DAYS_COMPLETE } from './session-days-backfill.js'
-import { ident, name, sql } from './sql-fragment.js'
+import { ident, sql } from './sql-fragment.js'
 
 /** The backfill's last step: recorded once every chunk of a run is done (serving-backfill.ts). */
 export const BACKFILL_COMPLETE = 'complete'
@@ -11,13 +10,9 @@ export const BACKFILL_COMPLETE = 'complete'
  * before 0008's AppliedAt, or a whole minute of funnel_progress before it) is incomplete until
  * `dev-stats-ingest backfill` has finished a run. Facts ingested since went through the serving step. Cost: one read of the IngestionTime
  * column of each fact table. An empty table has no minimum (not 1970: `min` of no rows is 0, and
- * funnel_progress's minute + 60 s would pass for a fact before 0008). Then the same for the day
- * summaries of migration 0011 (sessionDaysIncomplete).
+ * funnel_progress's minute + 60 s would pass for a fact before 0008).
  */
-export const servingIncomplete = async (session: ClickHouseSession): Promise<string | undefined> =>
-  (await servingRowsIncomplete(session)) ?? (await sessionDaysIncomplete(session))
-
-const servingRowsIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
+export const servingIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
   const db = ident(session.database)
   // a finished backfill answers without reading the fact tables' IngestionTime columns
   const [done] = await session.select<{ finished: string }>(sql`SELECT count() AS finished FROM ${db}.serving_backfill WHERE Step = 'complete'`)
@@ -31,22 +26,4 @@ const servingRowsIncomplete = async (session: ClickHouseSession): Promise<string
       WHERE f.t < m.at)`)
   if (Number(state?.older ?? 0) === 0) return undefined
   return `${session.database} held facts before migration 0008 and dev-stats-ingest backfill has not finished: the serving tables miss them`
-}
-
-/**
- * The same for the session states and day summaries (0011) the read model answers whole
- * days from: serving rows stored before 0011 was applied were never summarized.
- */
-const sessionDaysIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
-  const db = ident(session.database)
-  const [done] = await session.select<{ finished: string }>(sql`SELECT count() AS finished FROM ${db}.serving_backfill WHERE Step = ${name(SESSION_DAYS_COMPLETE)}`)
-  if (Number(done?.finished ?? 0) > 0) return undefined
-  const [state] = await session.select<{ older: string }>(sql`
-    SELECT count() AS older FROM (
-      SELECT 1 FROM (SELECT min(AppliedAt) AS at FROM ${db}.schema_migrations WHERE Version LIKE '0011%') AS m
-      CROSS JOIN (SELECT min(IngestionTime) AS t FROM ${db}.developer_view_facts HAVING count() > 0
-                  UNION ALL SELECT min(IngestionTime) FROM ${db}.developer_session_facts HAVING count() > 0) AS f
-      WHERE f.t < m.at)`)
-  if (Number(state?.older ?? 0) === 0) return undefined
-  return `${session.database} held serving rows before migration 0011 and dev-stats-ingest backfill has not finished: the day summaries miss them`
 }

@@ -14,7 +14,8 @@ export type SessionDaysReader = Pick<SessionDaysIndex, 'summaries' | 'spanning'>
  * Session metrics of whole UTC days (the read API's periods) from the day summaries the ingest
  * keeps (domain/session-states.ts): a period's days' summaries plus the few sessions counted before
  * it with a view inside it, so a read costs its days and not the developer's sessions. Any other
- * period, and the funnel and names, are read by `inner` (the serving rows).
+ * period, and the funnel and names, are read by `inner` (the serving rows). Exact only over a
+ * store whose every serving write went through SessionDaysServingIndex; not composed yet.
  */
 export class SummarizedReadModel implements ReadModel {
   constructor(

@@ -7,9 +7,10 @@ import { keepSessionDaysCurrent } from './session-days-step.js'
 
 /**
  * A ServingIndex whose writes also keep the session states and day summaries of what they wrote
- * current (session-days-step.ts), before they return: the ingest's serving step and the
- * reconciliation's repairs both write through it, so the write counts raised after a write
- * (`written`) never precede the summaries, and a batch's offsets are committed after both.
+ * current (session-days-step.ts), before they return: given to the serving step and the
+ * reconciliation in place of the ServingIndex, the write counts raised after a write (`written`)
+ * never precede the summaries, and a batch's offsets are committed after both. The composition
+ * root does not use it yet (docs/clickhouse.md, Day summaries: its cost).
  */
 export class SessionDaysServingIndex implements ServingIndex {
   constructor(

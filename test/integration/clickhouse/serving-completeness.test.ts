@@ -6,11 +6,6 @@ import { InMemoryBroker } from '../../../src/adapters/memory/in-memory-broker.js
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
-import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import { ClickHouseSessionDays } from '../../../src/adapters/clickhouse/clickhouse-session-days.js'
-import type { ReadModel } from '../../../src/application/ports/read-model.port.js'
-import { SummarizedReadModel } from '../../../src/application/read/summarized-read-model.js'
-import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { backfillServing } from '../../../src/adapters/clickhouse/serving-backfill.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
@@ -19,8 +14,8 @@ import { createDevStatsIngest } from '../../../src/composition/create-dev-stats-
 import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
 
-// A store that held facts before migration 0008 (issue 44.3), or serving rows before 0011 (issue
-// 45's day summaries): check and start say so until the backfill finished; a day whose facts an older instance (no serving step) wrote after its
+// A store that held facts before migration 0008 (issue 44.3): check and start say so until the
+// backfill finished; a day whose facts an older instance (no serving step) wrote after its
 // backfill is done again by the next backfill.
 const DATABASE = 'i44_serving_completeness'
 const url = clickhouseUrl()
@@ -30,9 +25,6 @@ const olderInstance = new ClickHouseFactStore(session) // facts only, as before 
 const T = at('2026-11-20T10:00:00Z')
 const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const until0007 = mkdtempSync(join(tmpdir(), 'dev-stats-until-0007-'))
-const until0010 = mkdtempSync(join(tmpdir(), 'dev-stats-until-0010-'))
-// whole days from the summaries alone (any other read would fail the test)
-const summarized = new SummarizedReadModel(new Proxy({} as ReadModel, { get: () => () => Promise.reject(new Error('not a whole-day read')) }), new ClickHouseSessionDays(session))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const storeCheck = async () => {
   for await (const r of preflight({ DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: url, DEV_STATS_CLICKHOUSE_DATABASE: DATABASE, DEV_STATS_BROKER: 'memory' })) {
@@ -43,14 +35,12 @@ const storeCheck = async () => {
 
 beforeAll(async () => {
   for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '0008')) cpSync(join(DEFAULT_MIGRATIONS_DIR, f), join(until0007, f))
-  for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '0011')) cpSync(join(DEFAULT_MIGRATIONS_DIR, f), join(until0010, f))
   await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
 })
 afterAll(async () => {
   await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
   await session.close()
   rmSync(until0007, { recursive: true, force: true })
-  rmSync(until0010, { recursive: true, force: true })
 })
 
 describe('a store migrated before its first fact', () => {
@@ -102,36 +92,5 @@ describe('serving tables after migrate on a store with facts', () => {
     await backfillServing(session, () => undefined)
     expect((await serving.viewTotals(dev, NOV)).views).toBe(2)
     expect(await serving.viewTotals(dev, NOV)).toEqual(await new ClickHouseReadModel(session, 'facts').viewTotals(dev, NOV))
-    // and the day summaries of the day done again
-    expect(await summarized.sessionTotals(dev, NOV)).toEqual(await serving.sessionTotals(dev, NOV))
-    expect(await summarized.viewTotals(dev, NOV)).toEqual(await serving.viewTotals(dev, NOV))
-  })
-})
-
-describe('day summaries after migrate on a store with serving rows', () => {
-  const dev = id()
-  it('check fails and start refuses until the backfill summarized them; then the summaries answer what the serving rows do', async () => {
-    await session.command(sql`DROP DATABASE IF EXISTS ${db}`)
-    await migrate(session, until0010)
-    // an instance of 0010's time: facts and serving rows, no summaries
-    const before0011 = new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
-    const s = id()
-    await before0011.append([sessionFact({ sessionId: s, at: T, durationSeconds: 300 }), viewFact(dimPath(dev), s, T), viewFact(dimPath(dev), s, T + 86_400_000)], Date.now())
-    await sleep(1100)
-    await migrate(session)
-    expect(await storeCheck()).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('before migration 0011') })
-    const service = createDevStatsIngest({ config: { store: 'clickhouse', clickhouse: { url, database: DATABASE } }, ports: { broker: new InMemoryBroker() } })
-    try {
-      await expect(service.start()).rejects.toMatchObject({ name: 'StartupError', failure: 'serving-incomplete' })
-    } finally {
-      await service.stop()
-    }
-    expect((await summarized.sessionTotals(dev, NOV)).sessions).toBe(0)
-    await backfillServing(session, () => undefined)
-    expect(await storeCheck()).toMatchObject({ outcome: 'ok' })
-    const serving = new ClickHouseReadModel(session)
-    expect(await summarized.sessionTotals(dev, NOV)).toEqual(await serving.sessionTotals(dev, NOV))
-    expect(await summarized.viewTotals(dev, NOV)).toEqual(await serving.viewTotals(dev, NOV))
-    expect((await summarized.sessionTotals(dev, NOV)).sessions).toBe(1)
   })
 })

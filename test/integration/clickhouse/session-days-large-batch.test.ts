@@ -1,27 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serverAdapters } from '../../../src/adapters/clickhouse/clickhouse-adapters.factory.js'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+import { clickhouseUrl, resetDatabase, summarizedStore } from '../../support/clickhouse.js'
 
-// The ingest's store as the composition root builds it: facts, serving rows, then the session
-// states and day summaries (SessionDaysServingIndex), and the read model answering whole days
-// from the summaries. A batch of thousands of sessions of one developer (lookups past one
-// query's size) and a session across midnight: the summaries answer what the serving rows answer.
+// The fact store keeping the day summaries (facts, serving rows, then SessionDaysServingIndex's
+// states and summaries) and the read model answering whole days from them. A batch of thousands
+// of sessions of one developer (lookups past one query's size) and a session across midnight:
+// the summaries answer what the serving rows answer.
 const DATABASE = 'dev_stats_session_days_wired'
-const adapters = serverAdapters({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const summarized = summarizedStore(session)
 const DAY = 86_400_000
 const D1 = at('2026-11-20T00:00:00Z')
 
-beforeAll(() => resetDatabase(adapters.session))
-afterAll(async () => {
-  await adapters.session.close()
-  await adapters.readSession.close()
-})
+beforeAll(() => resetDatabase(session))
+afterAll(() => session.close())
 
-describe('the wired ClickHouse store keeps day summaries the read model answers from', () => {
+describe('a ClickHouse store keeping day summaries answers whole days from them', () => {
   it('thousands of sessions in one batch, views across midnight, a duration replaced', async () => {
     const path = dimPath()
     const sessions = Array.from({ length: 1500 }, () => id())
@@ -32,18 +30,18 @@ describe('the wired ClickHouse store keeps day summaries the read model answers 
     ])
     // the first session also has a view the next day, and a later fact replaces its duration
     rows.push(viewFact(path, first, D1 + DAY + 60_000))
-    await adapters.factStore.append(rows, Date.now())
-    await adapters.factStore.append([sessionFact({ sessionId: first, at: D1, durationSeconds: 9999 })], Date.now() + 2000)
-    const oracle = new ClickHouseReadModel(adapters.readSession, 'serving')
+    await summarized.store.append(rows, Date.now())
+    await summarized.store.append([sessionFact({ sessionId: first, at: D1, durationSeconds: 9999 })], Date.now() + 2000)
+    const oracle = new ClickHouseReadModel(session, 'serving')
     for (const [from, to] of [[D1, D1 + DAY], [D1 + DAY, D1 + 2 * DAY], [D1, D1 + 2 * DAY], [D1 - DAY, D1 + 3 * DAY]] as const) {
       const period = { from, to }
       const [expected, actual] = await Promise.all([
         Promise.all([oracle.sessionTotals(path.developerId, period), oracle.viewTotals(path.developerId, period)]),
-        Promise.all([adapters.readModel.sessionTotals(path.developerId, period), adapters.readModel.viewTotals(path.developerId, period)]),
+        Promise.all([summarized.readModel.sessionTotals(path.developerId, period), summarized.readModel.viewTotals(path.developerId, period)]),
       ])
       expect(actual, `${new Date(from).toISOString()}..${new Date(to).toISOString()}`).toEqual(expected)
     }
-    const whole = await adapters.readModel.sessionTotals(path.developerId, { from: D1, to: D1 + 2 * DAY })
+    const whole = await summarized.readModel.sessionTotals(path.developerId, { from: D1, to: D1 + 2 * DAY })
     expect(whole.sessions).toBe(1500)
     expect(whole.maxDurationSeconds).toBe(9999)
   }, 120_000)
