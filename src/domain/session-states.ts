@@ -4,13 +4,12 @@ import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals
 import { mergeViews } from './view-merge.js'
 
 /**
- * The day parts of session-days.ts kept at ingest (issue 45), in three levels, each recomputed
- * from the level below as stored, never adjusted: the state of every (developer key, view) a batch
- * wrote rows of, from the view's serving rows; the state of every (developer, session) those views
- * name or the batch's facts are of, from its views' states and its facts; the summary of every
- * (developer, day) those states count something on, now or in any stored state before, from the
- * states counted there. A step costs what the batch touched and the touched days' states, never a
- * developer's rows.
+ * The day parts of session-days.ts kept at ingest (issue 45), in levels each recomputed from the
+ * one below as stored, never adjusted: the state of every (developer key, view) a batch wrote rows
+ * of, from the view's serving rows; the state of every (developer, session) those views name or
+ * the batch's facts are of, from its views' states and its facts; the day items of both, placed by
+ * their latest states; the summary of every (developer, day) they fall on, from the day's items. A
+ * step reads what the batch touched and the touched days' items, never a developer's rows.
  *
  * Inputs only grow (rows are only added; a redelivered row replaces its twin with a later
  * IngestionTime; a state's inputs are the latest states of a growing set), and a version measures
