@@ -7,8 +7,8 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
 
-/** A lookup reads a few granules of the keys it names: one thread is plenty. */
-const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
+/** A lookup reads a few granules of the keys it names: one thread is plenty; its key sets pass 18.16's default 256 KiB max_query_size. */
+const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '8388608' }
 
 interface ViewRow {
   KeyDeveloperId: Guid
@@ -100,8 +100,8 @@ const stateOf = (r: StateRow): SessionState => ({
 
 const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]
 
-/** Keys per lookup: a key is named up to four times (its ids' sets and the pairs), ~300 bytes; 18.16's max_query_size is 256 KiB. */
-const KEYS_PER_LOOKUP = 400
+/** Keys per lookup: a key is named up to four times (its ids' sets and the pairs), ~300 bytes, within LOOKUP_SETTINGS' max_query_size. */
+const KEYS_PER_LOOKUP = 5000
 
 const inChunks = async <K, T>(keys: readonly K[], lookup: (chunk: readonly K[]) => Promise<T[]>): Promise<T[]> => {
   const found: T[] = []
@@ -219,7 +219,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
     await inChunks(days, async (chunk) => {
-      await this.session.command(this.summariesOf(chunk))
+      await this.session.command(this.summariesOf(chunk), LOOKUP_SETTINGS)
       return []
     })
   }

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { embeddedSession } from '../../../src/adapters/clickhouse/embedded-session.factory.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import type { Guid } from '../../../src/domain/guid.js'
@@ -8,21 +12,31 @@ import { clickhouseUrl, resetDatabase, summarizedStore } from '../../support/cli
 
 // The fact store keeping the day summaries (facts, serving rows, then SessionDaysServingIndex's
 // states and summaries) and the read model answering whole days from them. A batch of thousands
-// of sessions of one developer (lookups past one query's size) and a session across midnight:
-// the summaries answer what the serving rows answer.
+// of sessions of one developer (more keys than one lookup takes, each lookup past 18.16's default
+// max_query_size) and a session across midnight: on the server and on chdb, the summaries answer
+// what the serving rows answer.
 const DATABASE = 'dev_stats_session_days_wired'
-const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
-const summarized = summarizedStore(session)
+const dir = mkdtempSync(join(tmpdir(), 'dev-stats-session-days-batch-'))
+const stores = {
+  'the ClickHouse server': serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE }),
+  chdb: embeddedSession({ path: dir, database: DATABASE }),
+}
 const DAY = 86_400_000
 const D1 = at('2026-11-20T00:00:00Z')
 
-beforeAll(() => resetDatabase(session))
-afterAll(() => session.close())
+beforeAll(async () => {
+  for (const session of Object.values(stores)) await resetDatabase(session)
+})
+afterAll(async () => {
+  for (const session of Object.values(stores)) await session.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
-describe('a ClickHouse store keeping day summaries answers whole days from them', () => {
+describe.each(Object.entries(stores))('%s keeping day summaries answers whole days from them', (_, session) => {
   it('thousands of sessions in one batch, views across midnight, a duration replaced', async () => {
+    const summarized = summarizedStore(session)
     const path = dimPath()
-    const sessions = Array.from({ length: 1500 }, () => id())
+    const sessions = Array.from({ length: 6000 }, () => id())
     const first = sessions[0] as Guid
     const rows: FactRow[] = sessions.flatMap((s, i) => [
       sessionFact({ sessionId: s, at: D1 + (i % 40) * 3_600_000, durationSeconds: 10 + i, userId: i % 3 === 0 ? null : id() }),
@@ -42,7 +56,7 @@ describe('a ClickHouse store keeping day summaries answers whole days from them'
       expect(actual, `${new Date(from).toISOString()}..${new Date(to).toISOString()}`).toEqual(expected)
     }
     const whole = await summarized.readModel.sessionTotals(path.developerId, { from: D1, to: D1 + 2 * DAY })
-    expect(whole.sessions).toBe(1500)
+    expect(whole.sessions).toBe(6000)
     expect(whole.maxDurationSeconds).toBe(9999)
   }, 120_000)
 })
