@@ -7,7 +7,7 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
 
-/** A lookup reads a few granules of the keys it names: one thread is plenty; its key sets pass 18.16's default 256 KiB max_query_size. */
+/** A lookup reads a few granules of the keys it names: one thread is plenty. Its key sets may exceed 18.16's default max_query_size (256 KiB). */
 const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '8388608' }
 
 interface ViewRow {
