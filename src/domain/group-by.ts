@@ -9,3 +9,6 @@ export const groupBy = <T>(items: Iterable<T>, key: (t: T) => string): Map<strin
   }
   return groups
 }
+
+/** One item per key (the last of each), in the order keys first appear. */
+export const distinctBy = <T>(items: readonly T[], key: (t: T) => string): T[] => [...new Map(items.map((t) => [key(t), t])).values()]

@@ -1,4 +1,5 @@
 import type { DeveloperDay, LatestStates, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import { distinctBy } from '../../domain/group-by.js'
 import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import { daySummary, firstDayOf, type DayItem, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
@@ -42,7 +43,7 @@ export class InMemorySessionDays implements SessionDaysIndex {
   }
 
   async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
-    return distinct(sessions, sessionKey).flatMap((k) => [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].map((viewId) => ({ ...k, view: this.latestView(k.developerId, viewId) })))
+    return distinctBy(sessions, sessionKey).flatMap((k) => [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].map((viewId) => ({ ...k, view: this.latestView(k.developerId, viewId) })))
   }
 
   async writeSessionStates(states: readonly SessionState[]): Promise<void> {
@@ -56,11 +57,11 @@ export class InMemorySessionDays implements SessionDaysIndex {
   async latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates> {
     const daysOf = <T>(versions: readonly T[], day: (t: T) => DayNumber | undefined) => [...new Set(versions.flatMap((v) => day(v) ?? []))]
     return {
-      sessions: distinct(sessions, sessionKey).flatMap((k) => {
+      sessions: distinctBy(sessions, sessionKey).flatMap((k) => {
         const versions = this.sessionStates.get(sessionKey(k)) ?? []
         return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, firstDayOf) }]
       }),
-      views: distinct(views, viewKey).flatMap((k) => {
+      views: distinctBy(views, viewKey).flatMap((k) => {
         const versions = this.viewStates.get(viewKey(k)) ?? []
         return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, (v) => v.day) }]
       }),
@@ -79,7 +80,7 @@ export class InMemorySessionDays implements SessionDaysIndex {
   }
 
   async summarizeDays(days: readonly DeveloperDay[]): Promise<void> {
-    for (const d of distinct(days, dayKey)) {
+    for (const d of distinctBy(days, dayKey)) {
       const summary = daySummary(d.developerId, d.day, this.items.get(dayKey(d))?.values() ?? [])
       const kept = this.daySummaries.get(dayKey(d))
       if (kept === undefined || summary.version >= kept.version) this.daySummaries.set(dayKey(d), summary)
@@ -121,7 +122,6 @@ const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`
 const sessionKey = (k: SessionKey) => `${k.developerId}|${k.sessionId}`
 const dayKey = (k: DeveloperDay) => `${k.developerId}|${k.day}`
 const daysOf = (first: DayNumber, last: DayNumber): DayNumber[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i)
-const distinct = <T>(items: readonly T[], key: (t: T) => string): T[] => [...new Map(items.map((t) => [key(t), t])).values()]
 const highest = <T extends { readonly version: number }>(versions: readonly T[]): T => versions.reduce((a, b) => (b.version > a.version ? b : a))
 
 const add = (index: Map<string, Set<Guid>>, key: string, id: Guid): void => {

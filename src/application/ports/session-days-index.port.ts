@@ -25,8 +25,8 @@ export interface LatestStates {
 /**
  * The per-developer view and session states and day summaries kept beside the serving tables
  * (domain/session-states.ts), and the serving-row lookups their recomputation needs. Every lookup
- * is by developer and id, so it costs what the batch touched; a day's summary costs the states
- * counted on it. Failures throw a StoreError.
+ * is by developer and id, so it costs what the batch touched; a day's summary costs the items on
+ * it. Failures throw a StoreError.
  */
 export interface SessionDaysIndex {
   /** Every serving row under each developer of each view (whatever developer the rows carry). */

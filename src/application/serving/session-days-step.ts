@@ -1,4 +1,4 @@
-import { groupBy } from '../../domain/group-by.js'
+import { distinctBy, groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
 import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import { sessionDayItems, sessionState, viewDayItems, viewState } from '../../domain/session-states.js'
@@ -42,5 +42,3 @@ export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: rea
 const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`
 const sessionKey = (k: SessionKey) => `${k.developerId}|${k.sessionId}`
 const dayKey = (k: DeveloperDay) => `${k.developerId}|${k.day}`
-
-const distinctBy = <T>(items: readonly T[], key: (t: T) => string): T[] => [...new Map(items.map((t) => [key(t), t])).values()]
