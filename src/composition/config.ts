@@ -77,7 +77,7 @@ export const convertEnv = (env: Env): IngestConfig => ({
   engine: {
     maxBatchRows: whole(env, 'DEV_STATS_BATCH_MAX_ROWS', 1000),
     flushIntervalMs: whole(env, 'DEV_STATS_FLUSH_INTERVAL_MS', 5000),
-    slowBatchFlushMs: whole(env, 'DEV_STATS_FLUSH_SLOW_BATCH_MS', 0),
+    slowBatchFlushMs: whole(env, 'DEV_STATS_FLUSH_SLOW_BATCH_MS', 1000),
     flushesInFlight: whole(env, 'DEV_STATS_FLUSHES_IN_FLIGHT', DEFAULT_FLUSHES_IN_FLIGHT),
     sinkBackoff: { initialMs: whole(env, 'DEV_STATS_SINK_BACKOFF_INITIAL_MS', 1000), maxMs: whole(env, 'DEV_STATS_SINK_BACKOFF_MAX_MS', 60_000) },
     parking: {

@@ -4,6 +4,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { dialectFor, pinnedInsertSettings } from './clickhouse-dialect.js'
 import { toStoreError } from './clickhouse-error.translator.js'
 import { render, type Dialect, type SqlFragment } from './sql-fragment.js'
+import { InsertGroups } from './insert-groups.js'
 
 /**
  * Settings on every statement, chosen to behave the same on 18.16 and on a current ClickHouse:
@@ -104,22 +105,28 @@ export class ClickHouseSession {
 
   /**
    * Appends a JSONEachRow body built by the caller (one JSON object per line), sent as it is: the
-   * client's insert would stringify an object per row again. Same request as its insert.
+   * client's insert would stringify an object per row again. Bodies for one table handed in while
+   * another insert into it runs go together (insert-groups.ts); this returns once the insert
+   * carrying this body has.
    */
-  async insertJsonEachRow(table: string, body: string | Uint8Array): Promise<void> {
-    if (body.length === 0) return
+  insertJsonEachRow(table: string, body: string | Uint8Array): Promise<void> {
+    if (body.length === 0) return Promise.resolve()
+    return this.groups.insert(table, body)
+  }
+
+  private readonly groups = new InsertGroups(async (table, chunks) => {
     const { client, insertSettings } = await this.open()
     await guard(async () => {
       const { stream } = await client.exec({
         query: this.insertStatement(table),
-        values: Readable.from([body]),
+        values: Readable.from(chunks),
         ...(Object.keys(insertSettings).length > 0 ? { clickhouse_settings: insertSettings } : {}),
       })
       // Nothing useful comes back; reading it to the end frees the socket for the next request.
       stream.resume()
       await finished(stream)
     })
-  }
+  })
 
   async close(): Promise<void> {
     const opened = this.opened

@@ -6,7 +6,7 @@ import { CATCH_UP_AFTER_BATCHES, DEFAULT_FLUSHES_IN_FLIGHT, DEFAULT_PARKING_MAX_
 import type { EngineDeps } from './engine-deps.js'
 import { EngineStats } from './engine-stats.js'
 import { EngineTelemetry } from './engine-telemetry.js'
-import { batchDue } from './flush-due.js'
+import { batchDue, delayToNextTick, tickPeriodMs } from './flush-due.js'
 import { recordBytes, unlimitedBudget, type MemoryBudget } from './memory-budget.js'
 import { OffsetTracker } from './offset-tracker.js'
 import { OrderedFlushes } from './ordered-flushes.js'
@@ -118,7 +118,7 @@ export class ConsumerEngine {
     })
     // a stop() while joining: no timer may outlive it
     if (this.halted) return
-    this.timer = setInterval(() => this.queueTick(), Math.max(10, Math.min(250, config.flushIntervalMs / 4, (config.slowBatchFlushMs || Number.POSITIVE_INFINITY) / 4)))
+    this.scheduleTick(tickPeriodMs(config))
   }
 
   private step: 'running' | 'finishing batches' | 'leaving the group' | 'stopped' = 'running'
@@ -155,7 +155,7 @@ export class ConsumerEngine {
   private halt(): void {
     this.halted = true
     for (const wake of this.commitsOut) wake()
-    clearInterval(this.timer)
+    clearTimeout(this.timer)
     this.retry.stop()
     this.telemetry.sinkSettled()
   }
@@ -166,6 +166,13 @@ export class ConsumerEngine {
     return run
   }
 
+  private scheduleTick(period: number): void {
+    this.timer = setTimeout(() => {
+      this.queueTick()
+      if (!this.halted) this.scheduleTick(period)
+    }, delayToNextTick(performance.now(), period))
+  }
+
   private queueTick(): void {
     if (this.tickQueued) return
     this.tickQueued = true
@@ -173,7 +180,7 @@ export class ConsumerEngine {
       this.tickQueued = false
       await this.releaseDue()
       const { openedAt, size } = this.batch
-      if (openedAt !== undefined && batchDue(performance.now() - openedAt, size, this.batchRows, this.deps.config)) await this.flush()
+      if (openedAt !== undefined && batchDue(openedAt, performance.now(), size, this.batchRows, this.deps.config)) await this.flush()
     }).catch((e) => this.abandoned(e))
   }
 

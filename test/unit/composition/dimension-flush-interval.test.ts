@@ -13,7 +13,7 @@ describe('DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', () => {
     for (const i of running.splice(0)) await i.stop()
   })
 
-  it('the property-object consumer flushes after it (500 ms) while the others wait the flush interval (5 s)', async () => {
+  it('the property-object consumer flushes after it (500 ms) while the others wait the flush interval (5 s, slow batches never early)', async () => {
     const broker = new InMemoryBroker()
     const stored = new InMemoryFactStore(new InMemoryTables())
     const appended: string[] = []
@@ -23,7 +23,7 @@ describe('DEV_STATS_DIMENSION_FLUSH_INTERVAL_MS', () => {
         appended.push(...rows.map((r) => r.table))
       },
     }
-    const ingest = createDevStatsIngest({ config: { logLevel: 'silent' }, ports: { broker, factStore: recording } })
+    const ingest = createDevStatsIngest({ config: { logLevel: 'silent', engine: { slowBatchFlushMs: 0 } }, ports: { broker, factStore: recording } })
     running.push(ingest)
     await ingest.start()
     await broker.producer().publish([

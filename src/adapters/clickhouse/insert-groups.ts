@@ -1,0 +1,90 @@
+/** One caller's body and the promise it waits on. */
+interface Member {
+  readonly body: string | Uint8Array
+  readonly resolve: () => void
+  readonly reject: (e: unknown) => void
+}
+
+interface Group {
+  readonly members: Member[]
+  bytes: number
+}
+
+interface TableQueue {
+  running: number
+  readonly waiting: Group[]
+  scheduled: boolean
+}
+
+/** Sends one insert of `chunks` (JSONEachRow bodies, one after the other) into `table`. */
+export type SendInsert = (table: string, chunks: readonly (string | Uint8Array)[]) => Promise<void>
+
+/**
+ * Group commit of inserts into one table: the bodies that callers (the consumers of one process)
+ * hand in while an insert into that table is running, or within the same turn of the event loop,
+ * go as one insert once it returns. On 18.16 an insert costs its parts more than its rows
+ * (docs/performance.md), and consumers that flush on the same clock (flush-due.ts) insert into
+ * the same tables at once: eight funnel stages make one part, not eight. Every caller still waits
+ * for its own rows: its promise settles when the insert carrying them has returned. A group that
+ * fails is sent again member by member, so each caller gets the outcome of its own rows (one
+ * refused row does not fail the others' batches).
+ */
+export class InsertGroups {
+  private readonly tables = new Map<string, TableQueue>()
+
+  constructor(
+    private readonly send: SendInsert,
+    private readonly maxBytes = 8 * 1024 * 1024,
+    private readonly inFlightPerTable = 1,
+  ) {}
+
+  insert(table: string, body: string | Uint8Array): Promise<void> {
+    const queue = this.queueOf(table)
+    return new Promise<void>((resolve, reject) => {
+      const last = queue.waiting[queue.waiting.length - 1]
+      const member = { body, resolve, reject }
+      if (last !== undefined && last.bytes + body.length <= this.maxBytes) {
+        last.members.push(member)
+        last.bytes += body.length
+      } else queue.waiting.push({ members: [member], bytes: body.length })
+      this.schedule(table, queue)
+    })
+  }
+
+  private queueOf(table: string): TableQueue {
+    let queue = this.tables.get(table)
+    if (!queue) this.tables.set(table, (queue = { running: 0, waiting: [], scheduled: false }))
+    return queue
+  }
+
+  /** Starts waiting groups after the current turn, so that callers flushing on the same tick share one. */
+  private schedule(table: string, queue: TableQueue): void {
+    if (queue.scheduled || queue.running >= this.inFlightPerTable) return
+    queue.scheduled = true
+    setImmediate(() => {
+      queue.scheduled = false
+      while (queue.running < this.inFlightPerTable) {
+        const group = queue.waiting.shift()
+        if (!group) break
+        queue.running++
+        void this.run(table, group).finally(() => {
+          queue.running--
+          if (queue.waiting.length > 0) this.schedule(table, queue)
+          else if (queue.running === 0) this.tables.delete(table)
+        })
+      }
+    })
+  }
+
+  private async run(table: string, { members }: Group): Promise<void> {
+    try {
+      await this.send(table, members.map((m) => m.body))
+      for (const m of members) m.resolve()
+    } catch (e) {
+      if (members.length === 1) return (members[0] as Member).reject(e)
+      for (const m of members) {
+        await this.send(table, [m.body]).then(m.resolve, m.reject)
+      }
+    }
+  }
+}
