@@ -3,20 +3,25 @@ import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
 import type { SessionDaysIndex } from '../ports/session-days-index.port.js'
-import { keepSessionDaysCurrent } from './session-days-step.js'
+import { CoalescedSessionDaysStep } from './coalesced-session-days-step.js'
 
 /**
  * A ServingIndex whose writes also keep the session states and day summaries of what they wrote
- * current (session-days-step.ts), before they return: given to the serving step and the
+ * current (session-days-step.ts, one step at a time over what the writes meanwhile stored:
+ * coalesced-session-days-step.ts), before they return: given to the serving step and the
  * reconciliation in place of the ServingIndex, the write counts raised after a write (`written`)
  * never precede the summaries, and a batch's offsets are committed after both. The composition
  * root does not use it yet (docs/clickhouse.md, Day summaries: its cost).
  */
 export class SessionDaysServingIndex implements ServingIndex {
+  private readonly step: CoalescedSessionDaysStep
+
   constructor(
     private readonly serving: ServingIndex,
-    private readonly sessionDays: SessionDaysIndex,
-  ) {}
+    sessionDays: SessionDaysIndex,
+  ) {
+    this.step = new CoalescedSessionDaysStep(sessionDays)
+  }
 
   viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]) {
     return this.serving.viewLinks(days, viewIds)
@@ -32,7 +37,7 @@ export class SessionDaysServingIndex implements ServingIndex {
 
   async write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void> {
     await this.serving.write(views, sessions)
-    await keepSessionDaysCurrent(this.sessionDays, views, sessions)
+    await this.step.keep(views, sessions)
   }
 
   written(writes: readonly DeveloperWrite[]): Promise<void> {
