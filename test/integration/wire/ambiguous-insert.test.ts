@@ -42,6 +42,8 @@ describe.each(KAFKA_ADAPTERS)('an insert applied whose reply is lost (%s)', (ada
       DEV_STATS_SINK_BACKOFF_INITIAL_MS: '300',
       DEV_STATS_SINK_BACKOFF_MAX_MS: '600',
       DEV_STATS_FLUSH_INTERVAL_MS: String(FLUSH_INTERVAL_MS),
+      // the slow batches wait the whole interval: the replies go silent before they are inserted
+      DEV_STATS_FLUSH_SLOW_BATCH_MS: '0',
       DEV_STATS_LOG_LEVEL: 'debug',
       // the answers are polled below until they settle; the per-developer limit would answer 429
       DEV_STATS_READ_API_RATE_LIMIT: '0',
