@@ -11,7 +11,7 @@ interface Group {
 }
 
 interface TableQueue {
-  running: number
+  running: boolean
   readonly waiting: Group[]
   scheduled: boolean
 }
@@ -35,7 +35,6 @@ export class InsertGroups {
   constructor(
     private readonly send: SendInsert,
     private readonly maxBytes = 8 * 1024 * 1024,
-    private readonly inFlightPerTable = 1,
   ) {}
 
   insert(table: string, body: string | Uint8Array): Promise<void> {
@@ -53,26 +52,24 @@ export class InsertGroups {
 
   private queueOf(table: string): TableQueue {
     let queue = this.tables.get(table)
-    if (!queue) this.tables.set(table, (queue = { running: 0, waiting: [], scheduled: false }))
+    if (!queue) this.tables.set(table, (queue = { running: false, waiting: [], scheduled: false }))
     return queue
   }
 
-  /** Starts waiting groups after the current turn, so that callers flushing on the same tick share one. */
+  /** Starts the next group after the current turn, so that callers flushing on the same tick share it. */
   private schedule(table: string, queue: TableQueue): void {
-    if (queue.scheduled || queue.running >= this.inFlightPerTable) return
+    if (queue.scheduled || queue.running) return
     queue.scheduled = true
     setImmediate(() => {
       queue.scheduled = false
-      while (queue.running < this.inFlightPerTable) {
-        const group = queue.waiting.shift()
-        if (!group) break
-        queue.running++
-        void this.run(table, group).finally(() => {
-          queue.running--
-          if (queue.waiting.length > 0) this.schedule(table, queue)
-          else if (queue.running === 0) this.tables.delete(table)
-        })
-      }
+      const group = queue.waiting.shift()
+      if (!group) return
+      queue.running = true
+      void this.run(table, group).finally(() => {
+        queue.running = false
+        if (queue.waiting.length > 0) this.schedule(table, queue)
+        else this.tables.delete(table)
+      })
     })
   }
 

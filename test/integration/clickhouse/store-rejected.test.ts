@@ -65,4 +65,20 @@ describe('ClickHouse 18.16 refuses 3 rows of a batch of 1,000', () => {
     expect(await storedIds()).toHaveLength(998)
   })
 
+  it('two consumers flushing on the same boundary share an insert: the refused record is dead-lettered, the other batch is stored', async () => {
+    await h?.stopAll()
+    await session.command(sql`TRUNCATE TABLE ${db}.session_facts`)
+    const [a, b] = [sessionEndedHandler('store-rejected-a', 'store-rejected-a'), sessionEndedHandler('store-rejected-b', 'store-rejected-b')]
+    h = new Harness([a, b], { ...config, flushIntervalMs: 5000, slowBatchFlushMs: 500 })
+    h.sink = new ClickHouseFactStore(session)
+    await h.start()
+    h.publish(
+      ...Array.from({ length: 10 }, (_, i) => binaryRecord(a.topic, sessionEndedPayload(), { messageId: i === 4 ? 'not-a-uuid-a' : guid() })),
+      ...Array.from({ length: 10 }, () => binaryRecord(b.topic, sessionEndedPayload())),
+    )
+    await waitUntil(() => h.caughtUp(a) && h.caughtUp(b), 30_000, 'both consumers committed')
+    expect(await storedIds()).toHaveLength(19)
+    expect(h.dlq(a).map((r) => [r.headers['ce_id'], r.headers['dlq-reason']])).toEqual([['not-a-uuid-a', 'store-rejected']])
+    expect(h.dlq(b)).toEqual([])
+  })
 })
