@@ -131,6 +131,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       await store.probe()
       pending = await store.pendingMigrations()
       incomplete = pending.length === 0 ? await store.servingIncomplete() : undefined
+      if (pending.length === 0 && incomplete === undefined) await store.recordSessionDaysMode()
     } catch (e) {
       const failure = config.store === 'clickhouse' ? await clickhouseStartupFailure(e, config) : undefined
       throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config, failure)}`, {

@@ -19,6 +19,11 @@ export interface IngestConfig {
   /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
+  /**
+   * DEV_STATS_SESSION_DAY_SUMMARIES: the ingest keeps per-developer day summaries of session
+   * metrics and whole-day reads answer from them (a read costs its days, not the developer's sessions).
+   */
+  readonly sessionDaySummaries: boolean
   readonly logLevel: string
   readonly engine: EngineConfig
   /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */

@@ -17,16 +17,20 @@ import { ServingFactStore } from '../application/serving/serving-fact-store.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
-import { servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
+import { recordSessionDaysMode, servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
+import { SessionDaysServingIndex } from '../application/serving/session-days-serving-index.js'
+import { SummarizedReadModel } from '../application/read/summarized-read-model.js'
+import { InMemorySessionDays } from '../adapters/memory/in-memory-session-days.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
-const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
+const withProbe = (a: ClickHouseAdapters, daySummaries: boolean): StoreAdapters => ({
   ...a,
   probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)),
   migrate: () => migrate(a.session),
   pendingMigrations: () => pendingMigrations(a.session),
-  servingIncomplete: () => servingIncomplete(a.session),
+  servingIncomplete: () => servingIncomplete(a.session, { daySummaries }),
+  recordSessionDaysMode: () => recordSessionDaysMode(a.session, daySummaries),
   close: async () => void (await Promise.all([a.session.close(), a.readSession === a.session ? undefined : a.readSession.close()])),
 })
 
@@ -51,8 +55,18 @@ export interface StoreAdapters {
   readonly pendingMigrations: () => Promise<readonly string[]>
   /** Why the serving tables miss stored facts (a backfill not finished), or undefined: the service refuses to start while they do. */
   readonly servingIncomplete: () => Promise<string | undefined>
+  /** After servingIncomplete passed: whether this instance's writes keep the day summaries, for later starts (serving-completeness.ts). */
+  readonly recordSessionDaysMode: () => Promise<void>
   /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
   readonly close: () => Promise<void>
+}
+
+/** One session-days index per set of tables: containers sharing tables (instances of one test) share their states. */
+const sessionDaysByTables = new WeakMap<InMemoryTables, InMemorySessionDays>()
+const sessionDaysOf = (t: InMemoryTables): InMemorySessionDays => {
+  let index = sessionDaysByTables.get(t)
+  if (!index) sessionDaysByTables.set(t, (index = new InMemorySessionDays(t)))
+  return index
 }
 
 /**
@@ -60,22 +74,26 @@ export interface StoreAdapters {
  * on first use (chdb's native library is not even loaded before that).
  */
 export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
+  const options = { readTimeoutSeconds: config.readQueries.timeoutSeconds, daySummaries: config.sessionDaySummaries }
   switch (config.store) {
     case 'clickhouse':
-      return withProbe(serverAdapters(config.clickhouse, config.readQueries.timeoutSeconds, config.readQueries.maxConcurrent))
+      return withProbe(serverAdapters(config.clickhouse, options, config.readQueries.maxConcurrent), config.sessionDaySummaries)
     case 'embedded':
-      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, config.readQueries.timeoutSeconds))
+      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, options), config.sessionDaySummaries)
     case 'memory': {
       const t = tables()
+      const sessionDays = config.sessionDaySummaries ? sessionDaysOf(t) : undefined
+      const serving = new InMemoryServingIndex(t)
       return {
-        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t)),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), sessionDays ? new SessionDaysServingIndex(serving, sessionDays) : serving),
         dimensionReader: new InMemoryDimensionReader(t),
-        readModel: new InMemoryReadModel(t),
+        readModel: sessionDays ? new SummarizedReadModel(new InMemoryReadModel(t), sessionDays) : new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
         migrate: async () => [],
         pendingMigrations: async () => [],
         servingIncomplete: async () => undefined,
+        recordSessionDaysMode: async () => undefined,
         close: async () => undefined,
       }
     }

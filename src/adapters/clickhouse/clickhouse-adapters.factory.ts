@@ -18,6 +18,9 @@ import { migrate } from './clickhouse-migrator.js'
 import { ClickHouseReadModel } from './clickhouse-read-model.js'
 import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
 import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
+import { SessionDaysServingIndex } from '../../application/serving/session-days-serving-index.js'
+import { SummarizedReadModel } from '../../application/read/summarized-read-model.js'
+import { ClickHouseSessionDays } from './clickhouse-session-days.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
 import { serverSession, type ServerSettings } from './server-session.factory.js'
@@ -39,18 +42,30 @@ export interface ClickHouseAdapters {
   readonly reconcile: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
 }
 
-const over = (session: ClickHouseSession, readTimeoutSeconds = 0, readSession = session, serving = new ClickHouseServingIndex(session)): ClickHouseAdapters => ({
-  session,
-  readSession,
-  factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
-  dimensionReader: new ClickHouseDimensionReader(session),
-  readModel: new ClickHouseReadModel(readSession, 'serving', readTimeoutSeconds),
-  stageProgress: new ClickHouseStageProgressReader(session),
-  pressure: new ClickHouseStorePressure(session),
-  linkPartitions: new ClickHouseLinkPartitions(session),
-  reconcile: { gaps: new ClickHouseServingGaps(session), serving },
-  ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, readTimeoutSeconds) }),
-})
+/** DEV_STATS_SESSION_DAY_SUMMARIES: the serving writes keep the day summaries and whole-day reads answer from them. */
+export interface AdapterOptions {
+  readonly readTimeoutSeconds?: number
+  readonly daySummaries?: boolean
+}
+
+const over = (session: ClickHouseSession, options: AdapterOptions, readSession = session): ClickHouseAdapters => {
+  const timeout = options.readTimeoutSeconds ?? 0
+  const rows = new ClickHouseServingIndex(session)
+  const serving = options.daySummaries ? new SessionDaysServingIndex(rows, new ClickHouseSessionDays(session)) : rows
+  const servingReads = new ClickHouseReadModel(readSession, 'serving', timeout)
+  return {
+    session,
+    readSession,
+    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
+    dimensionReader: new ClickHouseDimensionReader(session),
+    readModel: options.daySummaries ? new SummarizedReadModel(servingReads, new ClickHouseSessionDays(readSession, timeout)) : servingReads,
+    stageProgress: new ClickHouseStageProgressReader(session),
+    pressure: new ClickHouseStorePressure(session),
+    linkPartitions: new ClickHouseLinkPartitions(session),
+    reconcile: { gaps: new ClickHouseServingGaps(session), serving },
+    ...(session.options.cluster ? {} : { dataVersions: new ClickHouseDataVersions(readSession, timeout) }),
+  }
+}
 
 /**
  * Probe reads of the read cache (data versions) that may be out beside the reads: one of all
@@ -64,12 +79,12 @@ const VERSION_PROBES = 2
  * (`readConcurrency`) and each version probe: a read never waits for a socket behind the
  * ingest's inserts, so its time limit runs from when it is sent.
  */
-export const serverAdapters = (settings: ServerSettings, readTimeoutSeconds = 0, readConcurrency = 4): ClickHouseAdapters =>
-  over(serverSession(settings), readTimeoutSeconds, serverSession(settings, {}, readConcurrency + VERSION_PROBES))
+export const serverAdapters = (settings: ServerSettings, options: AdapterOptions = {}, readConcurrency = 4): ClickHouseAdapters =>
+  over(serverSession(settings), options, serverSession(settings, {}, readConcurrency + VERSION_PROBES))
 
 /**
  * The embedded store belongs to this process alone, so it migrates itself on first use (the
  * runner is idempotent): `npm run demo` needs no separate step and no server.
  */
-export const embeddedAdapters = (settings: EmbeddedSettings, readTimeoutSeconds = 0): ClickHouseAdapters =>
-  over(embeddedSession(settings, { onOpen: async (session) => void (await migrate(session)) }), readTimeoutSeconds)
+export const embeddedAdapters = (settings: EmbeddedSettings, options: AdapterOptions = {}): ClickHouseAdapters =>
+  over(embeddedSession(settings, { onOpen: async (session) => void (await migrate(session)) }), options)

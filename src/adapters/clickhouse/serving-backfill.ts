@@ -1,14 +1,15 @@
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
-import { BACKFILL_COMPLETE } from './serving-completeness.js'
+import { BACKFILL_COMPLETE, SESSION_DAYS_COMPLETE } from './serving-completeness.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
+import { summarizeServingDay } from './session-days-backfill.js'
 import { dayOf } from '../../domain/serving-links.js'
-import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
+import { date, ident, int, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'session_days'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -39,10 +40,18 @@ const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [te
  * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
  * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time, but a
  * day whose facts are newer than its record) and
- * safe beside a running ingest, whose own batches keep new facts linked meanwhile.
+ * safe beside a running ingest, whose own batches keep new facts linked meanwhile. With
+ * `daySummaries`, last the session states and day summaries of every day of serving rows.
  */
-export const backfillServing = async (session: ClickHouseSession, report: (p: BackfillProgress) => void, now = () => Date.now()): Promise<void> => {
+export const backfillServing = async (
+  session: ClickHouseSession,
+  report: (p: BackfillProgress) => void,
+  options: { readonly daySummaries?: boolean } = {},
+  now = () => Date.now(),
+): Promise<void> => {
   const db = ident(session.database)
+  const [clock] = await session.select<{ at: string }>(sql`SELECT toUInt32(now()) AS at`)
+  const startedAt = Number(clock?.at ?? 0)
   const doneAt = async (step: string): Promise<Map<string, number>> =>
     new Map((await session.select<{ Chunk: string; At: string }>(sql`SELECT toString(Chunk) AS Chunk, toUInt32(max(DoneAt)) AS At FROM ${db}.serving_backfill WHERE Step = ${name(step)} GROUP BY Chunk`)).map((r) => [r.Chunk, Number(r.At)]))
   const record = (step: string, chunk: string) => session.insert('serving_backfill', [{ Step: step, Chunk: chunk, DoneAt: dateTimeText(now()) }])
@@ -97,6 +106,17 @@ export const backfillServing = async (session: ClickHouseSession, report: (p: Ba
     await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
       SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
+  if (options.daySummaries) {
+    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the session states and day summaries (0011) of every
+    // day of serving rows by EventTime, again for a day with rows newer than its record
+    const servingDays = await session.select<{ d: string; t: string }>(sql`
+      SELECT toString(toDate(EventTime)) AS d, toUInt32(max(IngestionTime)) AS t
+      FROM (SELECT EventTime, IngestionTime FROM ${db}.developer_view_facts UNION ALL SELECT EventTime, IngestionTime FROM ${db}.developer_session_facts)
+      GROUP BY d ORDER BY d`)
+    await run('session_days', servingDays.map((r) => r.d), (d) => summarizeServingDay(session, d), new Map(servingDays.map((r) => [r.d, Number(r.t)])))
+    // as of the run's start on the server's clock: a start with the summaries off since then is later (serving-completeness.ts)
+    await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(SESSION_DAYS_COMPLETE)}, today(), toDateTime(${int(startedAt)}, 'UTC')`)
+  }
   // what start and check read (serving-completeness.ts): every chunk of a run is done
   await record(BACKFILL_COMPLETE, dateTimeText(now()).slice(0, 10))
 }

@@ -15,7 +15,8 @@ export type SessionDaysReader = Pick<SessionDaysIndex, 'summaries' | 'spanning'>
  * keeps (domain/session-states.ts): a period's days' summaries plus the few sessions counted before
  * it with a view inside it, so a read costs its days and not the developer's sessions. Any other
  * period, and the funnel and names, are read by `inner` (the serving rows). Exact only over a
- * store whose every serving write went through SessionDaysServingIndex; not composed yet.
+ * store whose every serving write went through SessionDaysServingIndex: composed with it when
+ * DEV_STATS_SESSION_DAY_SUMMARIES is on (start refuses a store written without it until a backfill).
  */
 export class SummarizedReadModel implements ReadModel {
   constructor(

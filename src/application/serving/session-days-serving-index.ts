@@ -10,8 +10,8 @@ import { CoalescedSessionDaysStep } from './coalesced-session-days-step.js'
  * current (session-days-step.ts, one step at a time over what the writes meanwhile stored:
  * coalesced-session-days-step.ts), before they return: given to the serving step and the
  * reconciliation in place of the ServingIndex, the write counts raised after a write (`written`)
- * never precede the summaries, and a batch's offsets are committed after both. The composition
- * root does not use it yet (docs/clickhouse.md, Day summaries: its cost).
+ * never precede the summaries, and a batch's offsets are committed after both. Composed when
+ * DEV_STATS_SESSION_DAY_SUMMARIES is on (docs/clickhouse.md, Day summaries: its cost).
  */
 export class SessionDaysServingIndex implements ServingIndex {
   private readonly step: CoalescedSessionDaysStep

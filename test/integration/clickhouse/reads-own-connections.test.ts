@@ -10,7 +10,7 @@ import { clickhouseUrl } from '../../support/clickhouse.js'
 // time limit started before it had a socket, so while the ingest held every socket the read
 // answered read-timeout with the server idle. Reads have a client of their own now.
 const DATABASE = `reads_own_${Date.now().toString(36)}`
-const adapters = serverAdapters({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE }, 1, 1)
+const adapters = serverAdapters({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE }, { readTimeoutSeconds: 1 }, 1)
 
 afterAll(async () => {
   await adapters.session.command(sql`DROP DATABASE IF EXISTS ${ident(DATABASE)}`).catch(() => undefined)
