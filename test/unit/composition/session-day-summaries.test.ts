@@ -8,6 +8,7 @@ import { storeFor } from '../../../src/composition/store.factory.js'
 import { loadConfig } from '../../../src/composition/config.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { createDevStatsIngest, type DevStatsIngest } from '../../../src/index.js'
+import type { Guid } from '../../../src/domain/guid.js'
 import { InMemoryBroker } from '../../../src/testing.js'
 import { binaryRecord, guid, path, propertyObjectUpsertedPayload, sessionEndedPayload, viewEndedPayload } from '../../support/events.js'
 import { until } from '../../support/http.js'
@@ -32,7 +33,7 @@ describe('DEV_STATS_SESSION_DAY_SUMMARIES on the memory store', () => {
     const s = createDevStatsIngest({ config: { sessionDaySummaries: true, engine: { flushIntervalMs: 20 } }, ports: { broker } })
     running.push(s)
     await s.start()
-    const developerId = guid()
+    const developerId = guid() as Guid
     const p = path(developerId)
     await broker.producer().publish([binaryRecord(PROPERTY_OBJECT_UPSERTED_TOPIC, propertyObjectUpsertedPayload(p))])
     const sessionId = guid()
