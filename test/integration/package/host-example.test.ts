@@ -62,9 +62,9 @@ describe('the packed library in a host project', () => {
     expect(existsSync(join(lib, 'dist', 'testing.js'))).toBe(true)
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz')) as string
     const size = Number(spawnSync('stat', ['-c', '%s', join(work, tgz)], { encoding: 'utf8' }).stdout.trim())
-    // 411 KB with the code of the 16 consumers, the serving step and the read API: the bound is
-    // against what must never ship (tests, benches, the bundled service: hundreds of KB each)
-    expect(size).toBeLessThanOrEqual(448 * 1024)
+    // 450 KB with the code of the 16 consumers, the serving step, the day summaries and the read
+    // API: the bound is against what must never ship (tests, benches, the bundled service: hundreds of KB each)
+    expect(size).toBeLessThanOrEqual(480 * 1024)
   })
 
   it('choosing an optional client that is not installed is a typed error that says how to install it', () => {
