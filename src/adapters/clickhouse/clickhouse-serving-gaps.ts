@@ -1,32 +1,11 @@
 import type { PairBreaches, ServingGap, ServingGaps } from '../../application/ports/serving-gaps.port.js'
-import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
+import { EMPTY_GUID } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { dayText, type DayNumber } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { date, ident, int, wholeLiteral, sql, uuid, type SqlFragment } from './sql-fragment.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
-
-interface ViewRow {
-  KeyDeveloperId: Guid
-  PropertyObjectViewId: Guid
-  FactId: string
-  DeveloperId: Guid
-  SessionId: Guid
-  IsClosed: number
-  DurationSeconds: number
-  EventSecond: number
-  IngestionSecond: number
-}
-
-interface SessionRow {
-  KeyDeveloperId: Guid
-  SessionId: Guid
-  FactId: string
-  DurationSeconds: number
-  ViewerKind: 'Guest' | 'User'
-  EventSecond: number
-  IngestionSecond: number
-}
+import { SERVING_SESSION_COLUMNS, SERVING_VIEW_COLUMNS, servingSessionRowOf, servingViewRowOf, type ServingSessionText, type ServingViewText } from './serving-row-text.js'
 
 /** A day's link rows of facts stored before a time (a condition to append). */
 const storedBeforeThe = (t: Instant): SqlFragment => sql` AND toUInt32(IngestionTime) < ${int(Math.floor(t / 1000))}`
@@ -45,35 +24,23 @@ export class ClickHouseServingGaps implements ServingGaps {
   async missing(day: DayNumber, limit: number, storedBefore: Instant): Promise<ServingGap> {
     const d = date(dayText(day))
     const settled = storedBeforeThe(storedBefore)
-    const views = await this.session.select<ViewRow>(sql`
-      SELECT DISTINCT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds,
-             toUInt32(EventTime) AS EventSecond, toUInt32(IngestionTime) AS IngestionSecond
+    const views = await this.session.select<ServingViewText>(sql`
+      SELECT DISTINCT ${SERVING_VIEW_COLUMNS}
       FROM (${servingViewRowsOf(this.session.database, day, settled)})
       WHERE (KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId) NOT IN (
         SELECT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId FROM ${this.table('developer_view_facts')}
         WHERE KeyDeveloperId IN (SELECT DeveloperId FROM ${this.table('view_links')} WHERE Day >= ${d} - 1 AND Day <= ${d} + 1)
           AND toDate(EventTime) = ${d})
       LIMIT ${wholeLiteral(limit)}`)
-    const sessions = await this.session.select<SessionRow>(sql`
-      SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind,
-             toUInt32(EventTime) AS EventSecond, toUInt32(IngestionTime) AS IngestionSecond
+    const sessions = await this.session.select<ServingSessionText>(sql`
+      SELECT ${SERVING_SESSION_COLUMNS}
       FROM (${servingSessionRowsOf(this.session.database, day, settled)})
       WHERE (KeyDeveloperId, SessionId, FactId) NOT IN (
         SELECT KeyDeveloperId, SessionId, FactId FROM ${this.table('developer_session_facts')}
         WHERE KeyDeveloperId IN (SELECT DeveloperId FROM ${this.table('session_view_links')} WHERE Day = ${d})
           AND SessionId IN (SELECT SessionId FROM ${this.table('session_links')} WHERE Day = ${d}))
       LIMIT ${wholeLiteral(limit)}`)
-    return {
-      views: views.map((r) => ({
-        keyDeveloperId: r.KeyDeveloperId, propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId,
-        sessionId: r.SessionId, isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds),
-        eventTime: Number(r.EventSecond) * 1000, ingestionTime: Number(r.IngestionSecond) * 1000,
-      })),
-      sessions: sessions.map((r) => ({
-        keyDeveloperId: r.KeyDeveloperId, sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds),
-        viewerKind: r.ViewerKind, eventTime: Number(r.EventSecond) * 1000, ingestionTime: Number(r.IngestionSecond) * 1000,
-      })),
-    }
+    return { views: views.map(servingViewRowOf), sessions: sessions.map(servingSessionRowOf) }
   }
 
   async breaches(day: DayNumber, storedBefore: Instant): Promise<PairBreaches> {

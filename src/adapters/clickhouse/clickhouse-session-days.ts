@@ -5,22 +5,11 @@ import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } 
 import { firstDayOf, type DayItem, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { timeLimitedSelect } from './time-limited-select.js'
+import { SERVING_SESSION_COLUMNS, SERVING_VIEW_COLUMNS, servingSessionRowOf, servingViewRowOf, type ServingSessionText, type ServingViewText } from './serving-row-text.js'
 import { date, ident, sql, uuid, uuidDaySet, uuidPairSet, uuidSet, type SqlFragment } from './sql-fragment.js'
 
 /** A lookup reads a few granules of the keys it names: one thread is plenty. Its key sets may exceed 18.16's default max_query_size (256 KiB). */
 const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '8388608' }
-
-interface ViewRow {
-  KeyDeveloperId: Guid
-  PropertyObjectViewId: Guid
-  FactId: string
-  DeveloperId: Guid
-  SessionId: Guid
-  IsClosed: number
-  DurationSeconds: number
-  EventTime: number
-  IngestionTime: number
-}
 
 interface StateRow {
   KeyDeveloperId: Guid
@@ -79,7 +68,6 @@ interface SummaryRow {
   Version: string | number
 }
 
-const VIEW_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime`
 const STATE_COLUMNS = sql`KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), ViewDays) AS ViewDays, DurationSeconds, ViewerKind, Version`
 
 const VIEW_STATE_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, Counted, toUInt16(Day) AS DayNumber, SessionId AS WinnerSessionId, IsClosed, DurationSeconds, Version`
@@ -87,11 +75,6 @@ const VIEW_STATE_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, Counted, to
 const viewStateOf = (r: ViewStateRow): ViewState => ({
   developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.Counted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
   isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), version: Number(r.Version),
-})
-
-const viewRow = (r: ViewRow): ServingViewRow => ({
-  keyDeveloperId: r.KeyDeveloperId, propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
-  isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
 })
 
 const stateOf = (r: StateRow): SessionState => ({
@@ -125,10 +108,10 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   private async viewRowsChunk(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
     if (views.length === 0) return []
     const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
-    const rows = await this.session.select<ViewRow>(sql`
-      SELECT ${VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
+    const rows = await this.session.select<ServingViewText>(sql`
+      SELECT ${SERVING_VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
       WHERE KeyDeveloperId IN ${uuidSet(distinct(views.map((v) => v.developerId)))} AND PropertyObjectViewId IN ${uuidSet(distinct(views.map((v) => v.viewId)))}`, LOOKUP_SETTINGS)
-    return rows.filter((r) => wanted.has(`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`)).map(viewRow)
+    return rows.filter((r) => wanted.has(`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`)).map(servingViewRowOf)
   }
 
   async sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
@@ -137,13 +120,9 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   private async sessionFactsChunk(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]> {
     if (sessions.length === 0) return []
-    const rows = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
-      SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
-      FROM ${this.table('developer_session_facts')} WHERE ${this.sessionKeys(sessions)}`, LOOKUP_SETTINGS)
-    return rows.map((r) => ({
-      keyDeveloperId: r.KeyDeveloperId, sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
-      eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
-    }))
+    const rows = await this.session.select<ServingSessionText>(sql`
+      SELECT ${SERVING_SESSION_COLUMNS} FROM ${this.table('developer_session_facts')} WHERE ${this.sessionKeys(sessions)}`, LOOKUP_SETTINGS)
+    return rows.map(servingSessionRowOf)
   }
 
   async writeViewStates(states: readonly ViewState[]): Promise<void> {

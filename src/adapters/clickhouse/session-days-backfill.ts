@@ -1,8 +1,8 @@
 import { keepSessionDaysCurrent } from '../../application/serving/session-days-step.js'
 import type { Guid } from '../../domain/guid.js'
-import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { ClickHouseSessionDays } from './clickhouse-session-days.js'
+import { SERVING_SESSION_COLUMNS, SERVING_VIEW_COLUMNS, servingSessionRowOf, servingViewRowOf, type ServingSessionText, type ServingViewText } from './serving-row-text.js'
 import { date, ident, sql, uuidSet } from './sql-fragment.js'
 
 /** Developers whose rows of a day are read at once, and serving rows handed to one step. */
@@ -24,49 +24,15 @@ export const summarizeServingDay = async (session: ClickHouseSession, day: strin
   for (let i = 0; i < developers.length; i += DEVELOPERS_PER_READ) {
     const group = uuidSet(developers.slice(i, i + DEVELOPERS_PER_READ))
     const [views, sessions] = await Promise.all([
-      session.select<ViewRowText>(sql`
-        SELECT KeyDeveloperId, PropertyObjectViewId, FactId, DeveloperId, SessionId, IsClosed, DurationSeconds, toUInt32(EventTime) AS EventSecond, toUInt32(IngestionTime) AS IngestionSecond
-        FROM ${db}.developer_view_facts WHERE KeyDeveloperId IN ${group} AND toDate(EventTime) = ${date(day)}`),
-      session.select<SessionRowText>(sql`
-        SELECT KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventSecond, toUInt32(IngestionTime) AS IngestionSecond
-        FROM ${db}.developer_session_facts WHERE KeyDeveloperId IN ${group} AND toDate(EventTime) = ${date(day)}`),
+      session.select<ServingViewText>(sql`
+        SELECT ${SERVING_VIEW_COLUMNS} FROM ${db}.developer_view_facts WHERE KeyDeveloperId IN ${group} AND toDate(EventTime) = ${date(day)}`),
+      session.select<ServingSessionText>(sql`
+        SELECT ${SERVING_SESSION_COLUMNS} FROM ${db}.developer_session_facts WHERE KeyDeveloperId IN ${group} AND toDate(EventTime) = ${date(day)}`),
     ])
-    const viewRows = views.map(viewRowOf)
-    const sessionRows = sessions.map(sessionRowOf)
+    const viewRows = views.map(servingViewRowOf)
+    const sessionRows = sessions.map(servingSessionRowOf)
     for (let v = 0, s = 0; v < viewRows.length || s < sessionRows.length; v += ROWS_PER_STEP, s += ROWS_PER_STEP) {
       await keepSessionDaysCurrent(index, viewRows.slice(v, v + ROWS_PER_STEP), sessionRows.slice(s, s + ROWS_PER_STEP))
     }
   }
 }
-
-interface ViewRowText {
-  KeyDeveloperId: Guid
-  PropertyObjectViewId: Guid
-  FactId: string
-  DeveloperId: Guid
-  SessionId: Guid
-  IsClosed: number
-  DurationSeconds: number
-  EventSecond: number
-  IngestionSecond: number
-}
-
-interface SessionRowText {
-  KeyDeveloperId: Guid
-  SessionId: Guid
-  FactId: string
-  DurationSeconds: number
-  ViewerKind: 'Guest' | 'User'
-  EventSecond: number
-  IngestionSecond: number
-}
-
-const viewRowOf = (r: ViewRowText): ServingViewRow => ({
-  keyDeveloperId: r.KeyDeveloperId, propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
-  isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), eventTime: Number(r.EventSecond) * 1000, ingestionTime: Number(r.IngestionSecond) * 1000,
-})
-
-const sessionRowOf = (r: SessionRowText): ServingSessionRow => ({
-  keyDeveloperId: r.KeyDeveloperId, sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
-  eventTime: Number(r.EventSecond) * 1000, ingestionTime: Number(r.IngestionSecond) * 1000,
-})
