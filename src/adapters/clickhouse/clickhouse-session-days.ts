@@ -20,17 +20,6 @@ interface StateRow {
   Version: string | number
 }
 
-interface ViewStateRow {
-  KeyDeveloperId: Guid
-  PropertyObjectViewId: Guid
-  Counted: number
-  DayNumber: number
-  WinnerSessionId: Guid
-  IsClosed: number
-  DurationSeconds: number
-  Version: string | number
-}
-
 interface LatestSessionRow {
   KeyDeveloperId: Guid
   SessionId: Guid
@@ -69,13 +58,6 @@ interface SummaryRow {
 }
 
 const STATE_COLUMNS = sql`KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), ViewDays) AS ViewDays, DurationSeconds, ViewerKind, Version`
-
-const VIEW_STATE_COLUMNS = sql`KeyDeveloperId, PropertyObjectViewId, Counted, toUInt16(Day) AS DayNumber, SessionId AS WinnerSessionId, IsClosed, DurationSeconds, Version`
-
-const viewStateOf = (r: ViewStateRow): ViewState => ({
-  developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.Counted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
-  isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds), version: Number(r.Version),
-})
 
 const stateOf = (r: StateRow): SessionState => ({
   developerId: r.KeyDeveloperId, sessionId: r.SessionId, viewDays: r.ViewDays.map(Number), durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind, version: Number(r.Version),
@@ -134,21 +116,20 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     })))
   }
 
-  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
+  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
     return inChunks(sessions, (chunk) => this.sessionViewsChunk(chunk))
   }
 
-  private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
+  private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
     if (sessions.length === 0) return []
     // two lookups by constant keys: an IN over a table's subquery reads the developer's whole range
     const named = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; PropertyObjectViewId: Guid }>(sql`
       SELECT DISTINCT KeyDeveloperId, SessionId, PropertyObjectViewId FROM ${this.table('developer_session_views')} WHERE ${this.sessionKeys(sessions)}`, LOOKUP_SETTINGS)
     const views = [...new Map(named.map((n) => [`${n.KeyDeveloperId}|${n.PropertyObjectViewId}`, { developerId: n.KeyDeveloperId, viewId: n.PropertyObjectViewId }])).values()]
-    const latest = new Map((await inChunks(views, (chunk) => this.session.select<ViewStateRow>(sql`SELECT ${VIEW_STATE_COLUMNS} FROM (${this.latestViewStates(this.viewKeys(chunk))})`, LOOKUP_SETTINGS)))
-      .map((r) => [`${r.KeyDeveloperId}|${r.PropertyObjectViewId}`, viewStateOf(r)]))
+    const latest = new Map((await inChunks(views, (chunk) => this.latestViews(chunk))).map((l) => [`${l.state.developerId}|${l.state.viewId}`, l]))
     return named.flatMap((n) => {
       const view = latest.get(`${n.KeyDeveloperId}|${n.PropertyObjectViewId}`)
-      return view ? [{ developerId: n.KeyDeveloperId, sessionId: n.SessionId, view }] : []
+      return view ? [{ developerId: n.KeyDeveloperId, sessionId: n.SessionId, view: view.state, days: view.days }] : []
     })
   }
 
@@ -161,32 +142,39 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   async latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates> {
-    const [sessionRows, viewRows] = await Promise.all([
+    const [sessionRows, viewStates] = await Promise.all([
       inChunks(sessions, (chunk) => this.session.select<LatestSessionRow>(sql`
         SELECT KeyDeveloperId, SessionId, arrayMap(d -> toUInt16(d), argMax(ViewDays, Version)) AS LatestViewDays, argMax(DurationSeconds, Version) AS LatestDuration,
                argMax(ViewerKind, Version) AS LatestViewerKind, max(Version) AS LatestVersion, arrayMap(d -> toUInt16(d), groupUniqArrayIf(FirstDay, notEmpty(ViewDays))) AS Days
         FROM ${this.table('developer_session_states')} WHERE ${this.sessionKeys(chunk)}
         GROUP BY KeyDeveloperId, SessionId`, LOOKUP_SETTINGS)),
-      inChunks(views, (chunk) => this.session.select<LatestViewRow>(sql`
-        SELECT KeyDeveloperId, PropertyObjectViewId, argMax(Counted, Version) AS LatestCounted, toUInt16(argMax(Day, Version)) AS DayNumber, argMax(SessionId, Version) AS WinnerSessionId,
-               argMax(IsClosed, Version) AS LatestClosed, argMax(DurationSeconds, Version) AS LatestDuration, max(Version) AS LatestVersion,
-               arrayMap(d -> toUInt16(d), groupUniqArrayIf(Day, Counted = 1)) AS Days
-        FROM ${this.table('developer_view_states')} WHERE ${this.viewKeys(chunk)}
-        GROUP BY KeyDeveloperId, PropertyObjectViewId`, LOOKUP_SETTINGS)),
+      inChunks(views, (chunk) => this.latestViews(chunk)),
     ])
     return {
       sessions: sessionRows.map((r) => ({
         state: { developerId: r.KeyDeveloperId, sessionId: r.SessionId, viewDays: r.LatestViewDays.map(Number), durationSeconds: Number(r.LatestDuration), viewerKind: r.LatestViewerKind, version: Number(r.LatestVersion) },
         days: r.Days.map(Number),
       })),
-      views: viewRows.map((r) => ({
-        state: {
-          developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.LatestCounted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
-          isClosed: Number(r.LatestClosed) === 1, durationSeconds: Number(r.LatestDuration), version: Number(r.LatestVersion),
-        },
-        days: r.Days.map(Number),
-      })),
+      views: viewStates,
     }
+  }
+
+  /** The latest (highest-version) state of each view that has one, with every day any of its states counted it on. */
+  private async latestViews(views: readonly ViewKey[]): Promise<{ readonly state: ViewState; readonly days: DayNumber[] }[]> {
+    if (views.length === 0) return []
+    const rows = await this.session.select<LatestViewRow>(sql`
+      SELECT KeyDeveloperId, PropertyObjectViewId, argMax(Counted, Version) AS LatestCounted, toUInt16(argMax(Day, Version)) AS DayNumber, argMax(SessionId, Version) AS WinnerSessionId,
+             argMax(IsClosed, Version) AS LatestClosed, argMax(DurationSeconds, Version) AS LatestDuration, max(Version) AS LatestVersion,
+             arrayMap(d -> toUInt16(d), groupUniqArrayIf(Day, Counted = 1)) AS Days
+      FROM ${this.table('developer_view_states')} WHERE ${this.viewKeys(views)}
+      GROUP BY KeyDeveloperId, PropertyObjectViewId`, LOOKUP_SETTINGS)
+    return rows.map((r) => ({
+      state: {
+        developerId: r.KeyDeveloperId, viewId: r.PropertyObjectViewId, day: Number(r.LatestCounted) === 1 ? Number(r.DayNumber) : undefined, sessionId: r.WinnerSessionId,
+        isClosed: Number(r.LatestClosed) === 1, durationSeconds: Number(r.LatestDuration), version: Number(r.LatestVersion),
+      },
+      days: r.Days.map(Number),
+    }))
   }
 
   async writeDayItems(items: readonly DayItem[]): Promise<void> {
@@ -254,14 +242,6 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
       SELECT KeyDeveloperId, SessionId, ViewDays, DurationSeconds, ViewerKind, Version FROM ${this.table('developer_session_states')}
       WHERE ${where}
       ORDER BY KeyDeveloperId, SessionId, Version DESC LIMIT 1 BY KeyDeveloperId, SessionId`
-  }
-
-  /** The latest (highest-version) state of each view the condition selects. */
-  private latestViewStates(where: SqlFragment): SqlFragment {
-    return sql`
-      SELECT KeyDeveloperId, PropertyObjectViewId, Counted, Day, SessionId, IsClosed, DurationSeconds, Version FROM ${this.table('developer_view_states')}
-      WHERE ${where}
-      ORDER BY KeyDeveloperId, PropertyObjectViewId, Version DESC LIMIT 1 BY KeyDeveloperId, PropertyObjectViewId`
   }
 
   /*

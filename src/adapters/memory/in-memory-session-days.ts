@@ -42,8 +42,13 @@ export class InMemorySessionDays implements SessionDaysIndex {
     }
   }
 
-  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]> {
-    return distinctBy(sessions, sessionKey).flatMap((k) => [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].map((viewId) => ({ ...k, view: this.latestView(k.developerId, viewId) })))
+  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
+    return distinctBy(sessions, sessionKey).flatMap((k) =>
+      [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].map((viewId) => {
+        const versions = this.viewStates.get(viewKey({ developerId: k.developerId, viewId })) ?? []
+        return { ...k, view: highest(versions), days: daysCounted(versions, (v) => v.day) }
+      }),
+    )
   }
 
   async writeSessionStates(states: readonly SessionState[]): Promise<void> {
@@ -55,15 +60,14 @@ export class InMemorySessionDays implements SessionDaysIndex {
   }
 
   async latestStates(sessions: readonly SessionKey[], views: readonly ViewKey[]): Promise<LatestStates> {
-    const daysOf = <T>(versions: readonly T[], day: (t: T) => DayNumber | undefined) => [...new Set(versions.flatMap((v) => day(v) ?? []))]
     return {
       sessions: distinctBy(sessions, sessionKey).flatMap((k) => {
         const versions = this.sessionStates.get(sessionKey(k)) ?? []
-        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, firstDayOf) }]
+        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysCounted(versions, firstDayOf) }]
       }),
       views: distinctBy(views, viewKey).flatMap((k) => {
         const versions = this.viewStates.get(viewKey(k)) ?? []
-        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysOf(versions, (v) => v.day) }]
+        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysCounted(versions, (v) => v.day) }]
       }),
     }
   }
@@ -100,10 +104,6 @@ export class InMemorySessionDays implements SessionDaysIndex {
     return highest(this.sessionStates.get(sessionKey({ developerId, sessionId })) ?? [])
   }
 
-  private latestView(developerId: Guid, viewId: Guid): ViewState {
-    return highest(this.viewStates.get(viewKey({ developerId, viewId })) ?? [])
-  }
-
   /** Indexes the serving rows appended since the last lookup (the serving tables only grow). */
   private sync(): void {
     const { views, sessions } = this.tables.serving
@@ -122,6 +122,7 @@ const viewKey = (k: ViewKey) => `${k.developerId}|${k.viewId}`
 const sessionKey = (k: SessionKey) => `${k.developerId}|${k.sessionId}`
 const dayKey = (k: DeveloperDay) => `${k.developerId}|${k.day}`
 const daysOf = (first: DayNumber, last: DayNumber): DayNumber[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i)
+const daysCounted = <T>(versions: readonly T[], day: (t: T) => DayNumber | undefined): DayNumber[] => [...new Set(versions.flatMap((v) => day(v) ?? []))]
 const highest = <T extends { readonly version: number }>(versions: readonly T[]): T => versions.reduce((a, b) => (b.version > a.version ? b : a))
 
 const add = (index: Map<string, Set<Guid>>, key: string, id: Guid): void => {

@@ -35,8 +35,11 @@ export interface SessionDaysIndex {
   sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]>
   /** Appends view states; a view's reads see the one of the highest version. */
   writeViewStates(states: readonly ViewState[]): Promise<void>
-  /** The latest state of every view under each developer whose any stored state named the session, with the session. */
-  sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState })[]>
+  /**
+   * The latest state of every view under each developer whose any stored state named the session,
+   * with the session and every day any of the view's stored states counted it on.
+   */
+  sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]>
   /** Appends session states; a session's reads see the one of the highest version. */
   writeSessionStates(states: readonly SessionState[]): Promise<void>
   /** The latest stored state of each session and view that has one, with every day any of its stored states counted it on. */

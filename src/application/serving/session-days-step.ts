@@ -1,7 +1,7 @@
 import { distinctBy, groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
-import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
-import { sessionDayItems, sessionState, viewDayItems, viewState } from '../../domain/session-states.js'
+import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
+import { sessionDayItems, sessionState, viewDayItems, viewState, type ViewState } from '../../domain/session-states.js'
 import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
 
 /**
@@ -24,16 +24,20 @@ export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: rea
     for (const list of rows.values()) touched.push(...list.map((r) => ({ developerId: r.keyDeveloperId, sessionId: r.sessionId })))
   }
   const touchedSessions = distinctBy(touched.filter((k) => k.sessionId !== EMPTY_GUID), sessionKey)
+  // read after this step stored the view states: a touched view found here needs no second read
+  const viewsRead = new Map<string, { readonly state: ViewState; readonly days: readonly DayNumber[] }>()
   if (touchedSessions.length > 0) {
     const [named, facts] = await Promise.all([index.sessionViews(touchedSessions), index.sessionFacts(touchedSessions)])
+    for (const n of named) viewsRead.set(viewKey({ developerId: n.view.developerId, viewId: n.view.viewId }), { state: n.view, days: n.days })
     const viewsBy = groupBy(named, sessionKey)
     const factsBy = groupBy(facts, (f) => sessionKey({ developerId: f.keyDeveloperId, sessionId: f.sessionId }))
     const sessionStates = touchedSessions.map((k) => sessionState(k.developerId, k.sessionId, (viewsBy.get(sessionKey(k)) ?? []).map((n) => n.view), factsBy.get(sessionKey(k)) ?? []))
     await index.writeSessionStates(sessionStates)
   }
-  // placed by the latest state, whoever stored it: of two instances, the one that reads last places every item right
-  const latest = await index.latestStates(touchedSessions, touchedViews)
-  const items = [...latest.sessions.flatMap((l) => sessionDayItems(l.state, l.days)), ...latest.views.flatMap((l) => viewDayItems(l.state, l.days))]
+  // placed by the latest state read after storing, whoever stored it: of two instances, the one that reads last places every item right
+  const latest = await index.latestStates(touchedSessions, touchedViews.filter((k) => !viewsRead.has(viewKey(k))))
+  const latestViews = [...latest.views, ...touchedViews.flatMap((k) => viewsRead.get(viewKey(k)) ?? [])]
+  const items = [...latest.sessions.flatMap((l) => sessionDayItems(l.state, l.days)), ...latestViews.flatMap((l) => viewDayItems(l.state, l.days))]
   if (items.length === 0) return
   await index.writeDayItems(items)
   await index.summarizeDays(distinctBy<DeveloperDay>(items.map((i) => ({ developerId: i.developerId, day: i.day })), dayKey))
