@@ -7,22 +7,19 @@ import { readiness, type Readiness, type StoreCheck } from '../application/ops/r
 import type { Clock } from '../application/ports/clock.port.js'
 import type { ConsumerLagReader } from '../application/ports/consumer-lag.port.js'
 import type { Logger } from '../application/ports/logger.port.js'
+import { settleWithin } from '../application/settle-within.js'
 import { registerOpsGauges } from '../adapters/observability/prom-ops-gauges.js'
 
 const STORE_PING_TIMEOUT_MS = 3000
 
 const storeCheck = async (probe: () => Promise<void>): Promise<StoreCheck> => {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PING_TIMEOUT_MS} ms`)), STORE_PING_TIMEOUT_MS)
-  })
   try {
-    await Promise.race([probe(), timeout])
+    await settleWithin(probe(), STORE_PING_TIMEOUT_MS, () => {
+      throw new Error(`no answer within ${STORE_PING_TIMEOUT_MS} ms`)
+    })
     return { ok: true }
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) }
-  } finally {
-    clearTimeout(timer)
   }
 }
 
