@@ -20,6 +20,7 @@ import { resolveConfig, type IngestSettings } from './config-input.js'
 import { createContainer } from './container.js'
 import { LinkRetention } from '../application/serving/link-retention.js'
 import { ServingReconciliation } from '../application/serving/serving-reconciliation.js'
+import { SessionDaysOffHeartbeat } from '../application/serving/session-days-off-heartbeat.js'
 import { ingestOps } from './ingest-ops.js'
 import type { PortOverrides } from './port-overrides.js'
 import { clickhouseStartupFailure, explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
@@ -111,6 +112,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
         breaches: (b) => metrics.servingBreaches(b),
       })
     : undefined
+  const offMode = config.sessionDaySummaries ? undefined : new SessionDaysOffHeartbeat((signal) => store.recordSessionDaysMode(signal), logger)
   const ops = ingestOps({
     service,
     registry,
@@ -124,6 +126,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     lagObserver: bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs)),
   })
 
+  let started = false
   const start = async (): Promise<void> => {
     let pending: readonly string[]
     let incomplete: string | undefined
@@ -154,10 +157,12 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       // the broker's probe calls only the network's failures retriable (ConnectionError)
       throw new StartupError('broker-unreachable', `cannot connect to ${where(config)}: ${explainKafkaFailure(e, config)}`, { cause: e, retriable: retriable(e), networkFault: retriable(e) })
     }
+    started = true
     ops.start()
     if (store.pressure) pressure.start()
     retention?.start()
     reconciliation?.start()
+    offMode?.start()
     try {
       await service.start()
     } catch (e) {
@@ -179,7 +184,8 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       pressure.stop()
       retention?.stop()
       reconciliation?.stop()
-      await broker.close()
+      // after the consumers' last writes (a summarizing backfill must start after it to count), beside the broker's close
+      await Promise.all([broker.close(), started ? offMode?.last() : undefined])
       await store.close()
     })())
 

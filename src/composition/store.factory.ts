@@ -30,7 +30,7 @@ const withProbe = (a: ClickHouseAdapters, daySummaries: boolean): StoreAdapters 
   migrate: () => migrate(a.session),
   pendingMigrations: () => pendingMigrations(a.session),
   servingIncomplete: () => servingIncomplete(a.session, { daySummaries }),
-  recordSessionDaysMode: () => recordSessionDaysMode(a.session, daySummaries),
+  recordSessionDaysMode: (signal) => recordSessionDaysMode(a.session, daySummaries, signal),
   close: async () => void (await Promise.all([a.session.close(), a.readSession === a.session ? undefined : a.readSession.close()])),
 })
 
@@ -55,8 +55,8 @@ export interface StoreAdapters {
   readonly pendingMigrations: () => Promise<readonly string[]>
   /** Why the serving tables miss stored facts (a backfill not finished), or undefined: the service refuses to start while they do. */
   readonly servingIncomplete: () => Promise<string | undefined>
-  /** After servingIncomplete passed: whether this instance's writes keep the day summaries, for later starts (serving-completeness.ts). */
-  readonly recordSessionDaysMode: () => Promise<void>
+  /** After servingIncomplete passed: whether this instance's writes keep the day summaries, for later starts (serving-completeness.ts); `signal` ends the request. */
+  readonly recordSessionDaysMode: (signal?: AbortSignal) => Promise<void>
   /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
   readonly close: () => Promise<void>
 }

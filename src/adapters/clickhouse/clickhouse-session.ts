@@ -79,10 +79,18 @@ export class ClickHouseSession {
     })
   }
 
-  async command(fragment: SqlFragment, settings: ClickHouseSettings = {}): Promise<void> {
+  /** `signal` as select's. */
+  async command(fragment: SqlFragment, settings: ClickHouseSettings = {}, signal?: AbortSignal): Promise<void> {
     const { client, dialect } = await this.open()
     const { query, params } = render(fragment, dialect)
-    await guard(() => client.command({ query, ...(dialect === 'bound' ? { query_params: params } : {}), clickhouse_settings: { ...(this.options.cluster ? CLUSTER_SETTINGS : {}), ...settings } }))
+    await guard(() =>
+      client.command({
+        query,
+        ...(dialect === 'bound' ? { query_params: params } : {}),
+        clickhouse_settings: { ...(this.options.cluster ? CLUSTER_SETTINGS : {}), ...settings },
+        ...(signal ? { abort_signal: signal } : {}),
+      }),
+    )
   }
 
   /** Trusted DDL text from migrations/ only, never built from input values. */

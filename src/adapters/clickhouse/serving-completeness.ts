@@ -5,7 +5,7 @@ import { ident, name, sql } from './sql-fragment.js'
 export const BACKFILL_COMPLETE = 'complete'
 /** Recorded by a backfill that summarized every day of serving rows, and by the first start with the day summaries on an empty store. */
 export const SESSION_DAYS_COMPLETE = 'session_days_complete'
-/** Recorded by every start with the day summaries off: what it writes from then on is not summarized. */
+/** Recorded by every start with the day summaries off, every minute while it runs and as it stops (session-days-off-heartbeat.ts): what it writes is not summarized. */
 export const SESSION_DAYS_OFF = 'session_days_off'
 
 /**
@@ -38,8 +38,8 @@ const servingRowsIncomplete = async (session: ClickHouseSession): Promise<string
 /**
  * With DEV_STATS_SESSION_DAY_SUMMARIES on, whole days are read from the day summaries (migration
  * 0011), which hold only what an instance with them on wrote: they are complete when a summarizing
- * backfill finished (or a start found the store empty) after the last start with them off, or
- * when the store has no serving rows and never ran with them off. Times are the server's.
+ * backfill started (or a start found the store empty) after the last record of an instance with
+ * them off, or when the store has no serving rows and never ran with them off. Times are the server's.
  */
 const sessionDaysIncomplete = async (session: ClickHouseSession): Promise<string | undefined> => {
   const db = ident(session.database)
@@ -58,13 +58,14 @@ const sessionDaysIncomplete = async (session: ClickHouseSession): Promise<string
 /**
  * What a start that passed servingIncomplete records: with the day summaries off, that it writes
  * unsummarized rows from now on; with them on and no record yet (an empty store), that they are complete.
+ * `signal` ends the request on the client's side (a stop that cannot wait for a silent server).
  */
-export const recordSessionDaysMode = async (session: ClickHouseSession, daySummaries: boolean): Promise<void> => {
+export const recordSessionDaysMode = async (session: ClickHouseSession, daySummaries: boolean, signal?: AbortSignal): Promise<void> => {
   const db = ident(session.database)
   const step = daySummaries ? SESSION_DAYS_COMPLETE : SESSION_DAYS_OFF
   if (daySummaries) {
     const [done] = await session.select<{ n: string }>(sql`SELECT count() AS n FROM ${db}.serving_backfill WHERE Step = ${name(step)}`)
     if (Number(done?.n ?? 0) > 0) return
   }
-  await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(step)}, today(), now()`)
+  await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(step)}, today(), now()`, {}, signal)
 }

@@ -106,4 +106,16 @@ describe('DEV_STATS_SESSION_DAY_SUMMARIES on a ClickHouse server', () => {
     await on.s.start()
     expect(E.getOrElseW(() => undefined)(await on.s.read.sessionMetrics({ developerId }, NOV))).toMatchObject({ sessions: 6, views: { views: 12 } })
   })
+
+  it('an instance with them off that ran through the backfill: its next record of the mode (every minute, and at stop) refuses the store again', async () => {
+    const off = service(false)
+    await off.s.start()
+    await new Promise((r) => setTimeout(r, 1100))
+    await backfillServing(session, () => undefined, { daySummaries: true })
+    expect(await storeCheck(true)).toMatchObject({ outcome: 'ok' })
+    await feed(off.broker, developerId, 1)
+    await until('the seventh session is stored', async () => (await new ClickHouseReadModel(session, 'serving').sessionTotals(developerId, NOV)).sessions === 7)
+    await off.s.stop()
+    expect(await storeCheck(true)).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('DEV_STATS_SESSION_DAY_SUMMARIES off') })
+  })
 })
