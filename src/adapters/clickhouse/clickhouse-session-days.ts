@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import type { DeveloperDay, LatestStates, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, Latest, LatestStates, SessionKey, SessionView, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../domain/serving-links.js'
 import { firstDayOf, type DayItem, type DaySummary, type SessionState, type ViewState } from '../../domain/session-states.js'
@@ -89,7 +89,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
 
   private async viewRowsChunk(views: readonly ViewKey[]): Promise<ServingViewRow[]> {
     if (views.length === 0) return []
-    // a set per column, the pairs kept here: granules of 1,024 rows are tested faster by two sets than by one set of pairs
+    // a set per column, then the pairs filtered here: on granules of 1,024 rows two sets test faster than one set of pairs
     const wanted = new Set(views.map((v) => `${v.developerId}|${v.viewId}`))
     const rows = await this.session.select<ServingViewText>(sql`
       SELECT ${SERVING_VIEW_COLUMNS} FROM ${this.table('developer_view_facts')}
@@ -116,11 +116,11 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     })))
   }
 
-  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
+  async sessionViews(sessions: readonly SessionKey[]): Promise<SessionView[]> {
     return inChunks(sessions, (chunk) => this.sessionViewsChunk(chunk))
   }
 
-  private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
+  private async sessionViewsChunk(sessions: readonly SessionKey[]): Promise<SessionView[]> {
     if (sessions.length === 0) return []
     // two lookups by constant keys: an IN over a table's subquery reads the developer's whole range
     const named = await this.session.select<{ KeyDeveloperId: Guid; SessionId: Guid; PropertyObjectViewId: Guid }>(sql`
@@ -129,7 +129,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
     const latest = new Map((await inChunks(views, (chunk) => this.latestViews(chunk))).map((l) => [`${l.state.developerId}|${l.state.viewId}`, l]))
     return named.flatMap((n) => {
       const view = latest.get(`${n.KeyDeveloperId}|${n.PropertyObjectViewId}`)
-      return view ? [{ developerId: n.KeyDeveloperId, sessionId: n.SessionId, view: view.state, days: view.days }] : []
+      return view ? [{ developerId: n.KeyDeveloperId, sessionId: n.SessionId, view }] : []
     })
   }
 
@@ -160,7 +160,7 @@ export class ClickHouseSessionDays implements SessionDaysIndex {
   }
 
   /** The latest (highest-version) state of each view that has one, with every day any of its states counted it on. */
-  private async latestViews(views: readonly ViewKey[]): Promise<{ readonly state: ViewState; readonly days: DayNumber[] }[]> {
+  private async latestViews(views: readonly ViewKey[]): Promise<Latest<ViewState>[]> {
     if (views.length === 0) return []
     const rows = await this.session.select<LatestViewRow>(sql`
       SELECT KeyDeveloperId, PropertyObjectViewId, argMax(Counted, Version) AS LatestCounted, toUInt16(argMax(Day, Version)) AS DayNumber, argMax(SessionId, Version) AS WinnerSessionId,

@@ -1,4 +1,4 @@
-import type { DeveloperDay, LatestStates, SessionKey, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
+import type { DeveloperDay, Latest, LatestStates, SessionKey, SessionView, ViewKey, SessionDaysIndex } from '../../application/ports/session-days-index.port.js'
 import { distinctBy } from '../../domain/group-by.js'
 import type { Guid } from '../../domain/guid.js'
 import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
@@ -42,12 +42,9 @@ export class InMemorySessionDays implements SessionDaysIndex {
     }
   }
 
-  async sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]> {
+  async sessionViews(sessions: readonly SessionKey[]): Promise<SessionView[]> {
     return distinctBy(sessions, sessionKey).flatMap((k) =>
-      [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].map((viewId) => {
-        const versions = this.viewStates.get(viewKey({ developerId: k.developerId, viewId })) ?? []
-        return { ...k, view: highest(versions), days: daysCounted(versions, (v) => v.day) }
-      }),
+      [...(this.viewsOfSession.get(sessionKey(k)) ?? [])].flatMap((viewId) => this.latestView({ developerId: k.developerId, viewId }).map((view) => ({ ...k, view }))),
     )
   }
 
@@ -65,10 +62,7 @@ export class InMemorySessionDays implements SessionDaysIndex {
         const versions = this.sessionStates.get(sessionKey(k)) ?? []
         return versions.length === 0 ? [] : [{ state: highest(versions), days: daysCounted(versions, firstDayOf) }]
       }),
-      views: distinctBy(views, viewKey).flatMap((k) => {
-        const versions = this.viewStates.get(viewKey(k)) ?? []
-        return versions.length === 0 ? [] : [{ state: highest(versions), days: daysCounted(versions, (v) => v.day) }]
-      }),
+      views: distinctBy(views, viewKey).flatMap((k) => this.latestView(k)),
     }
   }
 
@@ -102,6 +96,12 @@ export class InMemorySessionDays implements SessionDaysIndex {
 
   private latestSession(developerId: Guid, sessionId: Guid): SessionState {
     return highest(this.sessionStates.get(sessionKey({ developerId, sessionId })) ?? [])
+  }
+
+  /** The view's highest state and the days its states counted it on; none before its first state. */
+  private latestView(k: ViewKey): Latest<ViewState>[] {
+    const versions = this.viewStates.get(viewKey(k)) ?? []
+    return versions.length === 0 ? [] : [{ state: highest(versions), days: daysCounted(versions, (v) => v.day) }]
   }
 
   /** Indexes the serving rows appended since the last lookup (the serving tables only grow). */

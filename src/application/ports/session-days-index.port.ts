@@ -17,9 +17,20 @@ export interface DeveloperDay {
   readonly day: DayNumber
 }
 
+/** A stored state's highest version, with every day any of its versions counted it on. */
+export interface Latest<S> {
+  readonly state: S
+  readonly days: readonly DayNumber[]
+}
+
 export interface LatestStates {
-  readonly sessions: readonly { readonly state: SessionState; readonly days: readonly DayNumber[] }[]
-  readonly views: readonly { readonly state: ViewState; readonly days: readonly DayNumber[] }[]
+  readonly sessions: readonly Latest<SessionState>[]
+  readonly views: readonly Latest<ViewState>[]
+}
+
+/** A view of a developer's key whose any stored state named the session. */
+export interface SessionView extends SessionKey {
+  readonly view: Latest<ViewState>
 }
 
 /**
@@ -35,11 +46,8 @@ export interface SessionDaysIndex {
   sessionFacts(sessions: readonly SessionKey[]): Promise<ServingSessionRow[]>
   /** Appends view states; a view's reads see the one of the highest version. */
   writeViewStates(states: readonly ViewState[]): Promise<void>
-  /**
-   * The latest state of every view under each developer whose any stored state named the session,
-   * with the session and every day any of the view's stored states counted it on.
-   */
-  sessionViews(sessions: readonly SessionKey[]): Promise<(SessionKey & { readonly view: ViewState; readonly days: readonly DayNumber[] })[]>
+  /** Every view under each developer whose any stored state named the session, with its latest state. */
+  sessionViews(sessions: readonly SessionKey[]): Promise<SessionView[]>
   /** Appends session states; a session's reads see the one of the highest version. */
   writeSessionStates(states: readonly SessionState[]): Promise<void>
   /** The latest stored state of each session and view that has one, with every day any of its stored states counted it on. */

@@ -28,7 +28,9 @@ export class SessionDaysOffHeartbeat extends PeriodicPass<void> {
   async last(): Promise<void> {
     this.stop()
     const ended = new AbortController()
-    const last = this.record(ended.signal).catch((e: unknown) => this.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'day summaries off: last record failed'))
+    const last = this.record(ended.signal).catch((e: unknown) => {
+      if (!ended.signal.aborted) this.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'day summaries off: last record failed')
+    })
     await settleWithin(last, LAST_RECORD_MS, () => {
       ended.abort()
       this.logger.warn({ waitedMs: LAST_RECORD_MS }, 'day summaries off: last record not confirmed')

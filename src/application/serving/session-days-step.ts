@@ -1,8 +1,8 @@
 import { distinctBy, groupBy } from '../../domain/group-by.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
-import type { DayNumber, ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
+import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
 import { sessionDayItems, sessionState, viewDayItems, viewState, type ViewState } from '../../domain/session-states.js'
-import type { DeveloperDay, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
+import type { DeveloperDay, Latest, SessionKey, ViewKey, SessionDaysIndex } from '../ports/session-days-index.port.js'
 
 /**
  * After a batch's serving rows are stored (and before its offsets are committed): the states of
@@ -25,13 +25,13 @@ export const keepSessionDaysCurrent = async (index: SessionDaysIndex, views: rea
   }
   const touchedSessions = distinctBy(touched.filter((k) => k.sessionId !== EMPTY_GUID), sessionKey)
   // read after this step stored the view states: a touched view found here needs no second read
-  const viewsRead = new Map<string, { readonly state: ViewState; readonly days: readonly DayNumber[] }>()
+  const viewsRead = new Map<string, Latest<ViewState>>()
   if (touchedSessions.length > 0) {
     const [named, facts] = await Promise.all([index.sessionViews(touchedSessions), index.sessionFacts(touchedSessions)])
-    for (const n of named) viewsRead.set(viewKey({ developerId: n.view.developerId, viewId: n.view.viewId }), { state: n.view, days: n.days })
+    for (const n of named) viewsRead.set(viewKey(n.view.state), n.view)
     const viewsBy = groupBy(named, sessionKey)
     const factsBy = groupBy(facts, (f) => sessionKey({ developerId: f.keyDeveloperId, sessionId: f.sessionId }))
-    const sessionStates = touchedSessions.map((k) => sessionState(k.developerId, k.sessionId, (viewsBy.get(sessionKey(k)) ?? []).map((n) => n.view), factsBy.get(sessionKey(k)) ?? []))
+    const sessionStates = touchedSessions.map((k) => sessionState(k.developerId, k.sessionId, (viewsBy.get(sessionKey(k)) ?? []).map((n) => n.view.state), factsBy.get(sessionKey(k)) ?? []))
     await index.writeSessionStates(sessionStates)
   }
   // placed by the latest state read after storing, whoever stored it: of two instances, the one that reads last places every item right
