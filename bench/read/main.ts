@@ -18,8 +18,8 @@
 //      (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts), without and with
 //      DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
 //      Before each load, every developer's first read is timed on its own (10 at a time).
-// BENCH_DAY_SUMMARIES=1: with DEV_STATS_SESSION_DAY_SUMMARIES on (the day summaries backfilled
-// before the reads, the API reading whole days from them, the writer keeping them).
+// BENCH_DAY_SUMMARIES=1: with DEV_STATS_SESSION_DAY_SUMMARIES on (the day records backfilled
+// before the reads, the API reading whole days from them, the writer raising the per-day counts).
 // BENCH_KEEP=1 keeps the database; BENCH_DATABASE=<name> reuses a kept one (refused unless loaded
 // completely at the same --scale, --heavy and data layout; partitions the last run's writer split
 // are merged first). BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY=<route text>, BENCH_SINGLE_READS,
@@ -46,7 +46,7 @@ const url = process.env.DEV_STATS_CLICKHOUSE_URL ?? 'http://127.0.0.1:18123'
 const reuse = process.env.BENCH_DATABASE
 const database = reuse ?? `bench_read_${Date.now().toString(36)}`
 const { duration, connections, scale, heavy } = options
-// BENCH_DAY_SUMMARIES=1: DEV_STATS_SESSION_DAY_SUMMARIES on (the API, the writer), the summaries backfilled first
+// BENCH_DAY_SUMMARIES=1: DEV_STATS_SESSION_DAY_SUMMARIES on (the API, the writer), the day records backfilled first
 const daySummaries = process.env.BENCH_DAY_SUMMARIES === '1'
 const DEVELOPERS = developersAt(scale)
 const secret = `bench-read-${'x'.repeat(32)}`
@@ -168,7 +168,7 @@ const main = async (): Promise<void> => {
     if (daySummaries) {
       const started = Date.now()
       await backfillServing(session, () => undefined, { daySummaries: true })
-      log(`day summaries: every day of serving rows summarized in ${((Date.now() - started) / 1000).toFixed(1)} s (days done before are skipped)`)
+      log(`day records: every month of serving rows recorded in ${((Date.now() - started) / 1000).toFixed(1)} s (months done before are skipped)`)
       await settle(url, session, log)
     }
     const tokens = await Promise.all(Array.from({ length: DEVELOPERS }, (_, d) => signToken(developerId(d), secret)))

@@ -18,9 +18,8 @@ import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
 import { recordSessionDaysMode, servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
-import { SessionDaysServingIndex } from '../application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../application/read/summarized-read-model.js'
-import { InMemorySessionDays } from '../adapters/memory/in-memory-session-days.js'
+import { DayRecordsReadModel } from '../application/read/day-records-read-model.js'
+import { InMemoryDayRecords } from '../adapters/memory/in-memory-day-records.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
@@ -61,14 +60,6 @@ export interface StoreAdapters {
   readonly close: () => Promise<void>
 }
 
-/** One session-days index per set of tables: containers sharing tables (instances of one test) share their states. */
-const sessionDaysByTables = new WeakMap<InMemoryTables, InMemorySessionDays>()
-const sessionDaysOf = (t: InMemoryTables): InMemorySessionDays => {
-  let index = sessionDaysByTables.get(t)
-  if (!index) sessionDaysByTables.set(t, (index = new InMemorySessionDays(t)))
-  return index
-}
-
 /**
  * The store adapters DEV_STATS_STORE selects. Synchronous: the ClickHouse ones connect lazily
  * on first use (chdb's native library is not even loaded before that).
@@ -82,12 +73,10 @@ export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): St
       return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, options), config.sessionDaySummaries)
     case 'memory': {
       const t = tables()
-      const sessionDays = config.sessionDaySummaries ? sessionDaysOf(t) : undefined
-      const serving = new InMemoryServingIndex(t)
       return {
-        factStore: new ServingFactStore(new InMemoryFactStore(t), sessionDays ? new SessionDaysServingIndex(serving, sessionDays) : serving),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t), config.sessionDaySummaries),
         dimensionReader: new InMemoryDimensionReader(t),
-        readModel: sessionDays ? new SummarizedReadModel(new InMemoryReadModel(t), sessionDays) : new InMemoryReadModel(t),
+        readModel: config.sessionDaySummaries ? new DayRecordsReadModel(new InMemoryReadModel(t), new InMemoryDayRecords(t)) : new InMemoryReadModel(t),
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
         migrate: async () => [],

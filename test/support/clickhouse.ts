@@ -10,9 +10,8 @@ import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-re
 import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
 import type { ViewSessionSource } from '../../src/adapters/clickhouse/merged-views.sql.js'
 import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
-import { SessionDaysServingIndex } from '../../src/application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../../src/application/read/summarized-read-model.js'
-import { ClickHouseSessionDays } from '../../src/adapters/clickhouse/clickhouse-session-days.js'
+import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
+import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ReadModel } from '../../src/application/ports/read-model.port.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
@@ -68,13 +67,13 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
 /** The fact store as the composition root builds it: the facts, then the serving rows (migration 0008). */
 export const servingFactStore = (session: ClickHouseSession): FactStore => new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
 
-/** The same keeping the day summaries (migration 0011) after the serving rows, and the read model answering whole days from them (issue 45; not composed yet). */
+/** The same raising the per-day counts after the serving rows, and the read model answering whole days from day records (migration 0012), as DEV_STATS_SESSION_DAY_SUMMARIES composes them. */
 export const summarizedStore = (session: ClickHouseSession): { store: FactStore; readModel: ReadModel } => ({
-  store: new ServingFactStore(new ClickHouseFactStore(session), new SessionDaysServingIndex(new ClickHouseServingIndex(session), new ClickHouseSessionDays(session))),
-  readModel: new SummarizedReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseSessionDays(session)),
+  store: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session), true),
+  readModel: new DayRecordsReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseDayRecords(session)),
 })
 
-/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day summaries. */
+/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day records. */
 export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource | 'summaries' = 'serving'): Promise<FactStoreFixture> => {
   await resetDatabase(session)
   const { store, readModel } = source === 'summaries' ? summarizedStore(session) : { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source) }

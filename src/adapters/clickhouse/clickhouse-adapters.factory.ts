@@ -18,9 +18,8 @@ import { migrate } from './clickhouse-migrator.js'
 import { ClickHouseReadModel } from './clickhouse-read-model.js'
 import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
 import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
-import { SessionDaysServingIndex } from '../../application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../../application/read/summarized-read-model.js'
-import { ClickHouseSessionDays } from './clickhouse-session-days.js'
+import { DayRecordsReadModel } from '../../application/read/day-records-read-model.js'
+import { ClickHouseDayRecords } from './clickhouse-day-records.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
 import { serverSession, type ServerSettings } from './server-session.factory.js'
@@ -42,7 +41,7 @@ export interface ClickHouseAdapters {
   readonly reconcile: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
 }
 
-/** DEV_STATS_SESSION_DAY_SUMMARIES: the serving writes keep the day summaries and whole-day reads answer from them. */
+/** DEV_STATS_SESSION_DAY_SUMMARIES: the serving writes raise per-day counts and whole-day reads answer from day records. */
 export interface AdapterOptions {
   readonly readTimeoutSeconds?: number
   readonly daySummaries?: boolean
@@ -50,15 +49,14 @@ export interface AdapterOptions {
 
 const over = (session: ClickHouseSession, options: AdapterOptions, readSession = session): ClickHouseAdapters => {
   const timeout = options.readTimeoutSeconds ?? 0
-  const rows = new ClickHouseServingIndex(session)
-  const serving = options.daySummaries ? new SessionDaysServingIndex(rows, new ClickHouseSessionDays(session)) : rows
+  const serving = new ClickHouseServingIndex(session)
   const servingReads = new ClickHouseReadModel(readSession, 'serving', timeout)
   return {
     session,
     readSession,
-    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
+    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving, options.daySummaries),
     dimensionReader: new ClickHouseDimensionReader(session),
-    readModel: options.daySummaries ? new SummarizedReadModel(servingReads, new ClickHouseSessionDays(readSession, timeout)) : servingReads,
+    readModel: options.daySummaries ? new DayRecordsReadModel(servingReads, new ClickHouseDayRecords(readSession, timeout)) : servingReads,
     stageProgress: new ClickHouseStageProgressReader(session),
     pressure: new ClickHouseStorePressure(session),
     linkPartitions: new ClickHouseLinkPartitions(session),

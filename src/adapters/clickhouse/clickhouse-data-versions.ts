@@ -57,7 +57,7 @@ export class ClickHouseDataVersions implements DataVersionReader {
    * (developer_writes, written by the ingest after the rows' inserts returned): an insert of that
    * developer's rows raises it once they are visible; another developer's insert or a merge (which
    * changes no answer) leaves it. The tables' creation time tells a re-created store (whose counts
-   * start again) from the old one; `removals()` tells rows removed by hand.
+   * start again) from the old one; `removals` below tells rows removed by hand.
    */
   async developerVersions(developerIds: readonly Guid[]): Promise<ReadonlyMap<Guid, ReadonlyMap<ReadSource, string>>> {
     const rows = await this.select<{ source: ReadSource; developer: Guid; v: string }>(sql`
@@ -65,7 +65,7 @@ export class ClickHouseDataVersions implements DataVersionReader {
              concat(toString(sum(Rows)), '@', (
                SELECT toString(max(metadata_modification_time)) FROM system.tables
                WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_WRITES_TABLES.map(name), ', ')})),
-               '/', (${this.removals()})) AS v
+               '/', (${removals(this.session.database, DEVELOPER_READ_TABLES)})) AS v
       FROM ${ident(this.session.database)}.developer_writes
       WHERE KeyDeveloperId IN ${uuidSet(developerIds)}
       GROUP BY KeyDeveloperId, Source`)
@@ -80,21 +80,25 @@ export class ClickHouseDataVersions implements DataVersionReader {
     for (const r of rows) byServerSpelling.get(r.developer.toLowerCase())?.set(r.source, r.v)
     return versions
   }
-
-  /**
-   * A token that rows removed by hand change and inserts and merges leave (but for a new month's
-   * partition): each partition's lowest block number, which an insert (higher blocks) and a merge
-   * (the same blocks) keep and a DROP PARTITION or TRUNCATE removes, and every mutation (ALTER
-   * DELETE/UPDATE) with whether it is done, so the version changes again once its rows are gone.
-   */
-  private removals(): SqlFragment {
-    const database = name(this.session.database)
-    const tables = join(DEVELOPER_READ_TABLES.map(name), ', ')
-    return sql`SELECT concat(
-        toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', partition_id, ':', toString(low)))), ','))), '/',
-        (SELECT toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', mutation_id, ':', toString(is_done)))), ',')))
-         FROM system.mutations WHERE database = ${database} AND table IN (${tables})))
-      FROM (SELECT table, partition_id, min(min_block_number) AS low FROM system.parts
-            WHERE database = ${database} AND active AND table IN (${tables}) GROUP BY table, partition_id)`
-  }
 }
+
+/**
+ * A token that rows removed by hand from `tables` change and inserts and merges leave (but for a
+ * new month's partition): each partition's lowest block number, which an insert (higher blocks) and
+ * a merge (the same blocks) keep and a DROP PARTITION or TRUNCATE removes, and every mutation
+ * (ALTER DELETE/UPDATE) with whether it is done, so the token changes again once its rows are gone.
+ */
+const removals = (database: string, tables: readonly string[]): SqlFragment => {
+  const db = name(database)
+  const names = join(tables.map(name), ', ')
+  return sql`SELECT concat(
+      toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', partition_id, ':', toString(low)))), ','))), '/',
+      (SELECT toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', mutation_id, ':', toString(is_done)))), ',')))
+       FROM system.mutations WHERE database = ${db} AND table IN (${names})))
+    FROM (SELECT table, partition_id, min(min_block_number) AS low FROM system.parts
+          WHERE database = ${db} AND active AND table IN (${names}) GROUP BY table, partition_id)`
+}
+
+/** A token that re-creating any of `tables` or removing rows from them by hand changes (removals above), and writes leave. */
+export const removalToken = (database: string, tables: readonly string[]): SqlFragment =>
+  sql`concat((SELECT toString(max(metadata_modification_time)) FROM system.tables WHERE database = ${name(database)} AND name IN (${join(tables.map(name), ', ')})), '/', (${removals(database, tables)}))`

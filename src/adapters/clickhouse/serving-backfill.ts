@@ -3,13 +3,13 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { BACKFILL_COMPLETE, SESSION_DAYS_COMPLETE } from './serving-completeness.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
-import { summarizeServingDay } from './session-days-backfill.js'
+import { recordServingMonth } from './day-records-backfill.js'
 import { dayOf } from '../../domain/serving-links.js'
 import { date, ident, int, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'session_days'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'day_records'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -41,7 +41,7 @@ const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [te
  * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time, but a
  * day whose facts are newer than its record) and
  * safe beside a running ingest, whose own batches keep new facts linked meanwhile. With
- * `daySummaries`, last the session states and day summaries of every day of serving rows.
+ * `daySummaries`, last the day records of every month of serving rows.
  */
 export const backfillServing = async (
   session: ClickHouseSession,
@@ -107,13 +107,13 @@ export const backfillServing = async (
       SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
   if (options.daySummaries) {
-    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the session states and day summaries (0011) of every
-    // day of serving rows by EventTime, again for a day with rows newer than its record
-    const servingDays = await session.select<{ d: string; t: string }>(sql`
-      SELECT toString(toDate(EventTime)) AS d, toUInt32(max(IngestionTime)) AS t
+    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the day records (0012) of every month of serving rows
+    // by EventTime, again for a month with rows newer than its record
+    const servingMonths = await session.select<{ m: string; t: string }>(sql`
+      SELECT toString(toStartOfMonth(EventTime)) AS m, toUInt32(max(IngestionTime)) AS t
       FROM (SELECT EventTime, IngestionTime FROM ${db}.developer_view_facts UNION ALL SELECT EventTime, IngestionTime FROM ${db}.developer_session_facts)
-      GROUP BY d ORDER BY d`)
-    await run('session_days', servingDays.map((r) => r.d), (d) => summarizeServingDay(session, d), new Map(servingDays.map((r) => [r.d, Number(r.t)])))
+      GROUP BY m ORDER BY m`)
+    await run('day_records', servingMonths.map((r) => r.m), (m) => recordServingMonth(session, m), new Map(servingMonths.map((r) => [r.m, Number(r.t)])))
     // as of the run's start on the server's clock: a start with the summaries off since then is later (serving-completeness.ts)
     await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(SESSION_DAYS_COMPLETE)}, today(), toDateTime(${int(startedAt)}, 'UTC')`)
   }

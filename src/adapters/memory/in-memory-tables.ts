@@ -1,6 +1,7 @@
 import type { FactRow } from '../../domain/fact-row.js'
 import type { Instant } from '../../domain/instant.js'
 import type { ServingSessionRow, ServingViewRow } from '../../domain/serving-links.js'
+import type { StoredDayRecord } from '../../application/ports/day-records.port.js'
 
 export interface StoredRow {
   readonly fact: FactRow
@@ -26,6 +27,10 @@ export class InMemoryTables {
   private readonly sessionsById = new Map<string, SessionRow[]>()
   /** The developer-keyed serving tables (migration 0008), each row with its own IngestionTime. */
   readonly serving: { readonly views: ServingViewRow[]; readonly sessions: ServingSessionRow[] } = { views: [], sessions: [] }
+  /** The serving rows' per-day write counts (migration 0012's developer_day_writes), by `source|developer|day`. */
+  readonly dayWrites = new Map<string, number>()
+  /** The day records read models computed (migration 0012's developer_day_records), by `developer|day`. */
+  readonly dayRecords = new Map<string, StoredDayRecord>()
 
   append(facts: readonly FactRow[], ingestionTime: Instant): void {
     for (const fact of facts) {

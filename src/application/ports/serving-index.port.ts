@@ -1,5 +1,5 @@
 import type { Guid } from '../../domain/guid.js'
-import type { DeveloperWrite } from '../../domain/developer-writes.js'
+import type { DeveloperDayWrite, DeveloperWrite } from '../../domain/developer-writes.js'
 import type { DayedSessionLink, DayNumber, ServingSessionRow, ServingViewRow, SessionDeveloperLink, ViewLink } from '../../domain/serving-links.js'
 
 /**
@@ -22,4 +22,9 @@ export interface ServingIndex {
    * never visible before the data it versions.
    */
   written(writes: readonly DeveloperWrite[]): Promise<void>
+  /**
+   * Raises the per-day write counts the day records are stamped with (developer_day_writes,
+   * domain/day-records.ts), under the same rule: only after the rows counted were stored.
+   */
+  writtenOnDays(writes: readonly DeveloperDayWrite[]): Promise<void>
 }

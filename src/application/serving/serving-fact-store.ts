@@ -1,4 +1,4 @@
-import { developerWrites } from '../../domain/developer-writes.js'
+import { developerDayWrites, developerWrites } from '../../domain/developer-writes.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -26,6 +26,8 @@ export class ServingFactStore implements FactStore {
   constructor(
     readonly facts: FactStore,
     readonly serving: ServingIndex,
+    /** Also raise the per-day counts the day records are stamped with (DEV_STATS_SESSION_DAY_SUMMARIES). */
+    private readonly dayWrites = false,
   ) {}
 
   async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
@@ -34,7 +36,11 @@ export class ServingFactStore implements FactStore {
       const { views, sessions } = await keepServingCurrent(this.serving, rows, ingestionTime)
       const funnel = rows.flatMap((f) => (f.table === 'funnel_daily' ? [f.row.developerId] : []))
       const writes = developerWrites({ views: views.map((r) => r.keyDeveloperId), sessions: sessions.map((r) => r.keyDeveloperId), funnel })
-      if (writes.length > 0) await this.serving.written(writes)
+      const dayWrites = this.dayWrites ? developerDayWrites(views, sessions) : []
+      await Promise.all([
+        writes.length > 0 ? this.serving.written(writes) : undefined,
+        dayWrites.length > 0 ? this.serving.writtenOnDays(dayWrites) : undefined,
+      ])
     } catch (e) {
       if (e instanceof StoreError) throw e.retriable ? e : new StoreError(e.message, false, `${SERVING_STEP}/${e.code}`, { cause: e })
       throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, SERVING_STEP, { cause: e })
@@ -42,12 +48,17 @@ export class ServingFactStore implements FactStore {
   }
 }
 
+/** A session row written, with the days the day records count it on (domain/day-records.ts). */
+export interface CountedSessionRow extends ServingSessionRow {
+  readonly days: readonly DayNumber[]
+}
+
 /** Looks up and writes the batch's serving rows; returns the rows written. */
 export const keepServingCurrent = async (
   serving: ServingIndex,
   rows: readonly FactRow[],
   ingestionTime: Instant,
-): Promise<{ views: readonly ServingViewRow[]; sessions: readonly ServingSessionRow[] }> => {
+): Promise<{ views: readonly ServingViewRow[]; sessions: readonly CountedSessionRow[] }> => {
   const at = storedTime(ingestionTime)
   const sessions: SessionWithDays[] = []
   const sessionDaysSeen = new Set<DayNumber>()
@@ -64,10 +75,12 @@ export const keepServingCurrent = async (
     }
   }
   const viewRows: ServingViewRow[] = []
-  const sessionRows: ServingSessionRow[] = []
+  const sessionRows: CountedSessionRow[] = []
   if (sessions.length > 0) {
     const links = await serving.sessionDevelopers([...sessionDaysSeen], distinct(sessions.map((s) => s.sessionId)))
-    if (links.length > 0) sessionRows.push(...sessionCopies(sessions, links))
+    // a copy of a fact counts on every day of its session's span, where all its views lie
+    const spans = new Map(sessions.map((s) => [`${s.sessionId}|${s.factId}`, s.days]))
+    if (links.length > 0) sessionRows.push(...sessionCopies(sessions, links).map((r) => ({ ...r, days: spans.get(`${r.sessionId}|${r.factId}`) ?? [] })))
   }
   if (views.length > 0) {
     // an open view without a SessionId has the empty one, which no session fact carries
@@ -77,7 +90,8 @@ export const keepServingCurrent = async (
       serving.sessionLinks(distinct(views.map((v) => dayOf(v.eventTime))), sessionIds),
     ])
     viewRows.push(...viewCopies(views, otherRows))
-    sessionRows.push(...sessionCopiesForViews(views, sessionFacts))
+    // a copy made for a view needs no count of its own: the view's row under the same key counts on its day
+    sessionRows.push(...sessionCopiesForViews(views, sessionFacts).map((r) => ({ ...r, days: [] })))
   }
   if (viewRows.length > 0 || sessionRows.length > 0) await serving.write(viewRows, sessionRows)
   return { views: viewRows, sessions: sessionRows }

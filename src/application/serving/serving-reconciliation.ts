@@ -1,5 +1,5 @@
-import { developerWrites } from '../../domain/developer-writes.js'
-import { dayOf } from '../../domain/serving-links.js'
+import { developerDayWrites, developerWrites } from '../../domain/developer-writes.js'
+import { dayOf, SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
 import { PAIR_BREACHES, type PairBreach } from '../../domain/serving-window.js'
 import type { Clock } from '../ports/clock.port.js'
 import type { Logger } from '../ports/logger.port.js'
@@ -69,7 +69,10 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
           if (gap.views.length === 0 && gap.sessions.length === 0) break
           await this.serving.write(gap.views, gap.sessions)
           const writes = developerWrites({ views: gap.views.map((r) => r.keyDeveloperId), sessions: gap.sessions.map((r) => r.keyDeveloperId), funnel: [] })
-          await this.serving.written(writes)
+          // a session row missing for a link on this day counts on every day its session's views can lie on
+          const around = Array.from({ length: 2 * SESSION_LINK_MAX_DAYS + 1 }, (_, i) => day - SESSION_LINK_MAX_DAYS + i)
+          const dayWrites = developerDayWrites(gap.views, gap.sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: around })))
+          await Promise.all([this.serving.written(writes), this.serving.writtenOnDays(dayWrites)])
           views += gap.views.length
           sessions += gap.sessions.length
           this.observer.repaired({ views: gap.views.length, sessions: gap.sessions.length })

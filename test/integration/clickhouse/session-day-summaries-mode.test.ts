@@ -17,8 +17,8 @@ import { clickhouseUrl } from '../../support/clickhouse.js'
 import { until } from '../../support/http.js'
 
 // DEV_STATS_SESSION_DAY_SUMMARIES through the composition root on the 18.16 server: the ingest
-// keeps the day summaries and the read side answers whole days from them; a store that ran with
-// them off is refused by check and start with them on until a summarizing backfill.
+// raises the per-day counts and the read side answers whole days from day records; a store that
+// ran with them off is refused by check and start with them on until a summarizing backfill.
 const DATABASE = 'i45_day_summaries_mode'
 const url = clickhouseUrl()
 const session = serverSession({ url, user: 'default', password: '', database: DATABASE })
@@ -49,8 +49,8 @@ const feed = async (broker: InMemoryBroker, developerId: string, sessions: numbe
   }
 }
 
-const summaryRows = async (developerId: Guid) =>
-  Number((await session.select<{ n: string }>(sql`SELECT count() AS n FROM ${db}.developer_day_summaries WHERE KeyDeveloperId = ${uuid(developerId)}`))[0]?.n ?? 0)
+const recordRows = async (developerId: Guid) =>
+  Number((await session.select<{ n: string }>(sql`SELECT count() AS n FROM ${db}.developer_day_records WHERE KeyDeveloperId = ${uuid(developerId)}`))[0]?.n ?? 0)
 
 const storeCheck = async (daySummaries: boolean) => {
   const env = { DEV_STATS_STORE: 'clickhouse', DEV_STATS_CLICKHOUSE_URL: url, DEV_STATS_CLICKHOUSE_DATABASE: DATABASE, DEV_STATS_BROKER: 'memory', DEV_STATS_SESSION_DAY_SUMMARIES: String(daySummaries) }
@@ -73,7 +73,7 @@ afterAll(async () => {
 describe('DEV_STATS_SESSION_DAY_SUMMARIES on a ClickHouse server', () => {
   const developerId = guid() as Guid
 
-  it('an empty store starts with them on; its batches keep the summaries and a month is answered from them', async () => {
+  it('an empty store starts with them on; a month is answered from day records its read stored', async () => {
     expect(await storeCheck(true)).toMatchObject({ outcome: 'ok' })
     const { s, broker } = service(true)
     await s.start()
@@ -81,7 +81,7 @@ describe('DEV_STATS_SESSION_DAY_SUMMARIES on a ClickHouse server', () => {
     const metrics = async () => E.getOrElseW(() => undefined)(await s.read.sessionMetrics({ developerId }, NOV))
     await until('the four sessions are read', async () => (await metrics())?.sessions === 4)
     expect(await metrics()).toMatchObject({ sessions: 4, userSessions: 4, minDurationSeconds: 600, maxDurationSeconds: 603, views: { views: 8, closedViews: 8 } })
-    expect(await summaryRows(developerId)).toBeGreaterThan(0)
+    expect(await recordRows(developerId)).toBeGreaterThan(0)
     const serving = new ClickHouseReadModel(session, 'serving')
     expect(await serving.sessionTotals(developerId, NOV)).toMatchObject({ sessions: 4, totalDurationSeconds: 2406 })
   })
@@ -96,7 +96,7 @@ describe('DEV_STATS_SESSION_DAY_SUMMARIES on a ClickHouse server', () => {
     expect(await storeCheck(true)).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('DEV_STATS_SESSION_DAY_SUMMARIES off') })
     const refused = service(true).s
     await expect(refused.start()).rejects.toMatchObject({ name: 'StartupError', failure: 'serving-incomplete' })
-    // why: whole days are read from the summaries, which miss what was written with them off
+    // why: the records the first read stored are still stamped current, as what was written with them off raised no per-day count
     expect(E.getOrElseW(() => undefined)(await refused.read.sessionMetrics({ developerId }, NOV))).toMatchObject({ sessions: 4 })
 
     await new Promise((r) => setTimeout(r, 1100)) // the backfill's record is as of its start, in whole seconds

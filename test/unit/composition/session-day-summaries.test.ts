@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PROPERTY_OBJECT_UPSERTED_TOPIC } from '../../../src/application/handlers/property-object-upserted.handler.js'
 import { SESSION_ENDED_TOPIC } from '../../../src/application/handlers/session-ended.handler.js'
 import { VIEW_ENDED_TOPIC } from '../../../src/application/handlers/view-ended.handler.js'
-import { SummarizedReadModel } from '../../../src/application/read/summarized-read-model.js'
+import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
 import { storeFor } from '../../../src/composition/store.factory.js'
 import { loadConfig } from '../../../src/composition/config.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
@@ -21,11 +21,11 @@ describe('DEV_STATS_SESSION_DAY_SUMMARIES on the memory store', () => {
     for (const s of running.splice(0)) await s.stop()
   })
 
-  it('is off by default; on, the read side answers from the summaries', () => {
+  it('is off by default; on, the read side answers from day records', () => {
     expect(loadConfig({}).sessionDaySummaries).toBe(false)
     const on = storeFor(loadConfig({ DEV_STATS_SESSION_DAY_SUMMARIES: 'true' }), () => new InMemoryTables())
-    expect(on.readModel).toBeInstanceOf(SummarizedReadModel)
-    expect(storeFor(loadConfig({}), () => new InMemoryTables()).readModel).not.toBeInstanceOf(SummarizedReadModel)
+    expect(on.readModel).toBeInstanceOf(DayRecordsReadModel)
+    expect(storeFor(loadConfig({}), () => new InMemoryTables()).readModel).not.toBeInstanceOf(DayRecordsReadModel)
   })
 
   it('answers a month of sessions that crossed midnight as the serving rows do', async () => {

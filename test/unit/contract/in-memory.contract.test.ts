@@ -3,9 +3,8 @@ import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-s
 import { InMemoryReadModel, type InMemoryViewSessionSource } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
 import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
-import { SessionDaysServingIndex } from '../../../src/application/serving/session-days-serving-index.js'
-import { SummarizedReadModel } from '../../../src/application/read/summarized-read-model.js'
-import { InMemorySessionDays } from '../../../src/adapters/memory/in-memory-session-days.js'
+import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
+import { InMemoryDayRecords } from '../../../src/adapters/memory/in-memory-day-records.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dimensionReaderContract, versionedDimensionReaderContract } from '../../../src/testing/contracts/dimension-reader.contract.js'
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
@@ -17,12 +16,11 @@ import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-mem
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
 const inMemory = (source: InMemoryViewSessionSource | 'summaries') => async () => {
   const tables = new InMemoryTables()
-  const days = new InMemorySessionDays(tables)
-  const store = new ServingFactStore(new InMemoryFactStore(tables), new SessionDaysServingIndex(new InMemoryServingIndex(tables), days))
-  const readModel = source === 'summaries' ? new SummarizedReadModel(new InMemoryReadModel(tables), days) : new InMemoryReadModel(tables, source)
+  const store = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables), source === 'summaries')
+  const readModel = source === 'summaries' ? new DayRecordsReadModel(new InMemoryReadModel(tables), new InMemoryDayRecords(tables)) : new InMemoryReadModel(tables, source)
   return { store, readModel, forceMerge: async () => {} }
 }
-// the serving rows (what reads use), the day summaries (whole days) and the raw facts (the definition) give the same answers
+// the serving rows (what reads use), the day records (whole days) and the raw facts (the definition) give the same answers
 for (const source of ['serving', 'summaries', 'facts'] as const) {
   factStoreContract(`in-memory, ${source}`, inMemory(source))
   viewMergeContract(`in-memory, ${source}`, inMemory(source))

@@ -4,6 +4,8 @@ import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-m
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import type { ServingSessionRow, ServingViewRow } from '../../../src/domain/serving-links.js'
+import { dayRecords, totalsOfRecords } from '../../../src/domain/day-records.js'
+import { dayOf } from '../../../src/domain/serving-links.js'
 import { dayParts, developerViews, totalsOfDays } from '../../../src/domain/session-days.js'
 
 // Issue 45's rule of attribution: for every developer and whole-day period, the per-day parts
@@ -76,7 +78,7 @@ const rowsOf = (s: Scenario): { views: Omit<ServingViewRow, 'keyDeveloperId'>[];
   ),
 })
 
-describe('session metrics of whole days from per-day parts', () => {
+describe('session metrics of whole days from per-day parts and day records', () => {
   it('equal the read model for every developer and period, sessions across midnight and moved views included', async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
@@ -90,11 +92,20 @@ describe('session metrics of whole days from per-day parts', () => {
         const model = new InMemoryReadModel(tables, 'serving')
         const firstDay = Math.floor(DAY0 / DAY) - 1
         for (const developer of DEVELOPERS) {
-          const parts = dayParts(developerViews(developer, views), sessions)
-          for (let a = firstDay; a <= firstDay + DAYS + 1; a++) {
-            for (let b = a; b <= firstDay + DAYS + 1; b++) {
+          const winners = developerViews(developer, views)
+          const parts = dayParts(winners, sessions)
+          // day records, computed a day at a time and all at once (domain/day-records.ts)
+          const own = winners.map((v) => ({ sessionId: v.sessionId, day: dayOf(v.eventTime), isClosed: v.isClosed, durationSeconds: v.durationSeconds }))
+          const lastDay = firstDay + DAYS + 1
+          const byDay = Array.from({ length: DAYS + 2 }, (_, i) => dayRecords(own, sessions, firstDay + i, firstDay + i)).flat()
+          const atOnce = dayRecords(own, sessions, firstDay, lastDay)
+          for (let a = firstDay; a <= lastDay; a++) {
+            for (let b = a; b <= lastDay; b++) {
               const period = { from: a * DAY, to: (b + 1) * DAY }
-              expect(totalsOfDays(parts, a, b)).toEqual({ sessions: await model.sessionTotals(developer, period), views: await model.viewTotals(developer, period) })
+              const expected = { sessions: await model.sessionTotals(developer, period), views: await model.viewTotals(developer, period) }
+              expect(totalsOfDays(parts, a, b)).toEqual(expected)
+              expect(totalsOfRecords(byDay, a, b)).toEqual(expected)
+              expect(totalsOfRecords(atOnce, a, b)).toEqual(expected)
             }
           }
         }

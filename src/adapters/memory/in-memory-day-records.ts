@@ -1,0 +1,56 @@
+import type { DayRecordInputs, DayRecordStore, StoredDayRecord } from '../../application/ports/day-records.port.js'
+import { RECORD_LOOKBACK_DAYS, type DayWrites } from '../../domain/day-records.js'
+import type { Guid } from '../../domain/guid.js'
+import { dayOf, type DayNumber } from '../../domain/serving-links.js'
+import { developerViews } from '../../domain/session-days.js'
+import { dayWriteKey } from './in-memory-serving-index.js'
+import type { InMemoryTables } from './in-memory-tables.js'
+
+/**
+ * Day records in memory, over the serving rows and per-day write counts of InMemoryTables: a day
+ * keeps the record of the highest stamp, as migration 0012's table does. The inputs are computed
+ * from every serving row under the developer's key (a superset of what the port asks for).
+ */
+export class InMemoryDayRecords implements DayRecordStore {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async dayWrites(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayWrites> {
+    const views = new Map<DayNumber, number>()
+    const sessions = new Map<DayNumber, number>()
+    for (let day = first; day <= last; day++) {
+      const v = this.tables.dayWrites.get(dayWriteKey('views', developerId, day))
+      const s = this.tables.dayWrites.get(dayWriteKey('sessions', developerId, day))
+      if (v !== undefined) views.set(day, v)
+      if (s !== undefined) sessions.set(day, s)
+    }
+    return { views, sessions, removals: '' }
+  }
+
+  async records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]> {
+    const found: StoredDayRecord[] = []
+    for (let day = first; day <= last; day++) {
+      const r = this.tables.dayRecords.get(`${developerId}|${day}`)
+      if (r) found.push(r)
+    }
+    return found
+  }
+
+  async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
+    const rows = this.tables.serving.views.filter((r) => r.keyDeveloperId === developerId)
+    const views = developerViews(developerId, rows)
+      .map((v) => ({ sessionId: v.sessionId, day: dayOf(v.eventTime), isClosed: v.isClosed, durationSeconds: v.durationSeconds }))
+      .filter((v) => v.day >= first - RECORD_LOOKBACK_DAYS && v.day <= last)
+    const facts = this.tables.serving.sessions.filter((r) => r.keyDeveloperId === developerId)
+    return { views, facts }
+  }
+
+  async storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void> {
+    for (const r of records) {
+      const key = `${developerId}|${r.day}`
+      const kept = this.tables.dayRecords.get(key)
+      if (!kept || weight(r) >= weight(kept)) this.tables.dayRecords.set(key, r)
+    }
+  }
+}
+
+const weight = (r: StoredDayRecord): number => r.stamp.viewWrites + r.stamp.sessionWrites

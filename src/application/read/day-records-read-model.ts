@@ -1,0 +1,108 @@
+import { dayRecords, dayStamps, sameStamp, stampWindow, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
+import type { Guid } from '../../domain/guid.js'
+import { dayOf, type DayNumber } from '../../domain/serving-links.js'
+import type { UpperLevel } from '../../domain/dimension-upsert.js'
+import type { DayRecordStore, StoredDayRecord } from '../ports/day-records.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../ports/read-model.port.js'
+
+const DAY_MS = 86_400_000
+
+/** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
+const RUN_DAYS = 31
+
+type Totals = { readonly sessions: SessionTotals; readonly views: ViewTotals }
+
+/**
+ * Session metrics of whole UTC days (the read API's periods) from developer-day records
+ * (domain/day-records.ts): the period's stored records whose stamps equal the days' write counts
+ * now, and the others computed from the serving rows and stored, so a read costs its days and the
+ * days written since it was last read, never the developer's sessions. The counts are read before
+ * the rows, so a record is never older than its stamp. Concurrent reads of one developer's period
+ * share one computation. Any other period, and the funnel and names, are read by `inner` (the
+ * serving rows). Exact only over a store whose serving writes all raised the per-day counts
+ * (DEV_STATS_SESSION_DAY_SUMMARIES on everywhere; start refuses a store written without it until
+ * a backfill).
+ */
+export class DayRecordsReadModel implements ReadModel {
+  private readonly inFlight = new Map<string, Promise<Totals>>()
+
+  constructor(
+    private readonly inner: ReadModel,
+    private readonly store: DayRecordStore,
+  ) {}
+
+  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+    const whole = wholeDays(period)
+    return whole ? (await this.shared(developerId, whole.first, whole.last)).sessions : this.inner.sessionTotals(developerId, period)
+  }
+
+  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+    const whole = wholeDays(period)
+    return whole ? (await this.shared(developerId, whole.first, whole.last)).views : this.inner.viewTotals(developerId, period)
+  }
+
+  dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
+    return this.inner.dimensionNames(level, ids)
+  }
+
+  funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
+    return this.inner.funnelCounts(developerId, range, filter)
+  }
+
+  /** Brings the developer's records of [first, last] up to date (the backfill), returning how many were computed. */
+  async refresh(developerId: Guid, first: DayNumber, last: DayNumber): Promise<number> {
+    return (await this.current(developerId, first, last)).computed
+  }
+
+  private shared(developerId: Guid, first: DayNumber, last: DayNumber): Promise<Totals> {
+    const key = `${developerId}:${first}:${last}`
+    let totals = this.inFlight.get(key)
+    if (!totals) {
+      totals = this.current(developerId, first, last).then(({ records }) => totalsOfRecords(records, first, last))
+      this.inFlight.set(key, totals)
+      void totals.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key))
+    }
+    return totals
+  }
+
+  private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<{ records: DayRecord[]; computed: number }> {
+    const [writes, stored] = await Promise.all([
+      this.store.dayWrites(developerId, stampWindow(first).first, last + 1),
+      this.store.records(developerId, first, last),
+    ])
+    const stamps = dayStamps(writes, first, last)
+    const storedByDay = new Map(stored.map((r) => [r.day, r]))
+    const records: DayRecord[] = []
+    const stale = new Set<DayNumber>()
+    for (const [day, stamp] of stamps) {
+      const kept = storedByDay.get(day)
+      if (kept && sameStamp(kept.stamp, stamp)) records.push(kept)
+      else stale.add(day)
+    }
+    const fresh: StoredDayRecord[] = []
+    for (const run of runsOf(stale)) {
+      const { views, facts } = await this.store.recordInputs(developerId, run.first, run.last)
+      for (const r of dayRecords(views, facts, run.first, run.last)) {
+        const stamp = stamps.get(r.day)
+        if (stamp && stale.has(r.day)) fresh.push({ ...r, stamp })
+      }
+    }
+    if (fresh.length > 0) await this.store.storeRecords(developerId, fresh)
+    return { records: [...records, ...fresh], computed: fresh.length }
+  }
+}
+
+/** Days grouped into runs of consecutive days, each at most RUN_DAYS long. */
+const runsOf = (days: ReadonlySet<DayNumber>): { first: DayNumber; last: DayNumber }[] => {
+  const runs: { first: DayNumber; last: DayNumber }[] = []
+  for (const day of [...days].sort((a, b) => a - b)) {
+    const run = runs[runs.length - 1]
+    if (run && day === run.last + 1 && day - run.first < RUN_DAYS) run.last = day
+    else runs.push({ first: day, last: day })
+  }
+  return runs
+}
+
+/** The UTC days [first, last] a period covers exactly, or undefined when it does not start and end at midnight. */
+const wholeDays = (period: Period): { first: number; last: number } | undefined =>
+  period.from % DAY_MS === 0 && period.to % DAY_MS === 0 && period.to > period.from && period.from >= 0 ? { first: dayOf(period.from), last: dayOf(period.to) - 1 } : undefined

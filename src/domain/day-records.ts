@@ -1,0 +1,148 @@
+import type { Guid } from './guid.js'
+import { SESSION_LINK_MAX_DAYS, type DayNumber, type SessionLink } from './serving-links.js'
+import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-days.js'
+
+/**
+ * session-days.ts's day parts as records of one developer-day each (issue 45), computed when a read
+ * needs a day and kept while the rows the day depends on are unchanged, so that a read of N days
+ * costs N records plus the days written since their records were computed.
+ *
+ * A day D's record holds its views (each on its winning row's day), the sessions whose first view
+ * day is D, and its carry-ins: the sessions with a view on D that began earlier. A session's views
+ * lie within its link days (at most SESSION_LINK_MAX_DAYS), so D's record depends only on the
+ * developer's view rows of [D − RECORD_LOOKBACK_DAYS − 1, D + 1] (a view's rows lie within a day of
+ * one another) and on its session rows counted on D: the serving step counts a session row on
+ * every day of its session's span (where every view of it lies) and, written for a view, on the
+ * view's day. A period [first, last] adds its days' records and each carry-in of its first
+ * RECORD_LOOKBACK_DAYS days that began before `first`, once.
+ */
+
+/** How far before a day a session with a view on it can have begun. */
+export const RECORD_LOOKBACK_DAYS = SESSION_LINK_MAX_DAYS + 1
+
+/** The developer's view as the records count it: its winning row, when that row is the developer's. */
+export interface DeveloperView {
+  readonly sessionId: Guid
+  readonly day: DayNumber
+  readonly isClosed: boolean
+  readonly durationSeconds: number
+}
+
+/** A session with a view on a day that began on an earlier day, with its latest fact. */
+export interface CarryIn {
+  readonly sessionId: Guid
+  readonly firstDay: DayNumber
+  readonly durationSeconds: number
+  readonly viewerKind: 'Guest' | 'User'
+}
+
+export interface DayRecord {
+  readonly day: DayNumber
+  /** The sessions whose first view day is this one. */
+  readonly sessions: SessionTotals
+  readonly views: ViewTotals
+  readonly carryIns: readonly CarryIn[]
+}
+
+/**
+ * What a day's record was computed from, as counts that only grow: the view rows written under the
+ * developer's key on [day − RECORD_LOOKBACK_DAYS − 1, day + 1], the session rows counted on the
+ * day, and a token the removal of rows changes. Equal stamps, equal records.
+ */
+export interface DayStamp {
+  readonly viewWrites: number
+  readonly sessionWrites: number
+  readonly removals: string
+}
+
+/** The write counts of a developer's days (DayNumber → rows), as the store holds them now. */
+export interface DayWrites {
+  readonly views: ReadonlyMap<DayNumber, number>
+  readonly sessions: ReadonlyMap<DayNumber, number>
+  readonly removals: string
+}
+
+/** The days whose view writes a record of `day` depends on. */
+export const stampWindow = (day: DayNumber): { readonly first: DayNumber; readonly last: DayNumber } => ({ first: day - RECORD_LOOKBACK_DAYS - 1, last: day + 1 })
+
+/**
+ * The stamp of each day of [first, last] that has view rows (a day without any has an empty record
+ * and needs none).
+ */
+export const dayStamps = (writes: DayWrites, first: DayNumber, last: DayNumber): Map<DayNumber, DayStamp> => {
+  const stamps = new Map<DayNumber, DayStamp>()
+  for (let day = first; day <= last; day++) {
+    if ((writes.views.get(day) ?? 0) === 0) continue
+    const w = stampWindow(day)
+    let viewWrites = 0
+    for (let d = w.first; d <= w.last; d++) viewWrites += writes.views.get(d) ?? 0
+    stamps.set(day, { viewWrites, sessionWrites: writes.sessions.get(day) ?? 0, removals: writes.removals })
+  }
+  return stamps
+}
+
+export const sameStamp = (a: DayStamp, b: DayStamp): boolean => a.viewWrites === b.viewWrites && a.sessionWrites === b.sessionWrites && a.removals === b.removals
+
+const noSessions: SessionTotals = { sessions: 0, guestSessions: 0, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0 }
+const noViews: ViewTotals = { views: 0, closedViews: 0, totalViewSeconds: 0 }
+
+const oneSession = (durationSeconds: number, viewerKind: 'Guest' | 'User'): SessionTotals => ({
+  sessions: 1,
+  guestSessions: viewerKind === 'Guest' ? 1 : 0,
+  userSessions: viewerKind === 'User' ? 1 : 0,
+  totalDurationSeconds: durationSeconds,
+  minDurationSeconds: durationSeconds,
+  maxDurationSeconds: durationSeconds,
+})
+
+/**
+ * The records of the days [first, last] from the developer's views on [first − RECORD_LOOKBACK_DAYS,
+ * last] (at least every view on [first, last] and every earlier one of a session those name) and
+ * the session rows of their sessions under the developer's key.
+ */
+export const dayRecords = (views: readonly DeveloperView[], facts: Iterable<SessionLink>, first: DayNumber, last: DayNumber): DayRecord[] => {
+  const sessionDays = new Map<Guid, Set<DayNumber>>()
+  for (const v of views) sessionDays.set(v.sessionId, (sessionDays.get(v.sessionId) ?? new Set()).add(v.day))
+  const latest = latestSessionFacts(facts)
+  const records = new Map<DayNumber, { sessions: SessionTotals; views: ViewTotals; carryIns: CarryIn[] }>()
+  for (let day = first; day <= last; day++) records.set(day, { sessions: noSessions, views: noViews, carryIns: [] })
+  for (const v of views) {
+    const r = records.get(v.day)
+    if (r) r.views = addViewTotals(r.views, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.isClosed ? v.durationSeconds : 0 })
+  }
+  for (const [sessionId, days] of sessionDays) {
+    const fact = latest.get(sessionId)
+    if (fact === undefined) continue
+    const firstDay = Math.min(...days)
+    for (const day of days) {
+      const r = records.get(day)
+      if (!r) continue
+      if (day === firstDay) r.sessions = addSessionTotals(r.sessions, oneSession(fact.durationSeconds, fact.viewerKind))
+      else r.carryIns.push({ sessionId, firstDay, durationSeconds: fact.durationSeconds, viewerKind: fact.viewerKind })
+    }
+  }
+  return [...records].map(([day, r]) => ({ day, ...r }))
+}
+
+const emptyRecord = (day: DayNumber): DayRecord => ({ day, sessions: noSessions, views: noViews, carryIns: [] })
+
+/** Spec §8's totals of the days [first, last] from their records (a day without one has no views). */
+export const totalsOfRecords = (records: Iterable<DayRecord>, first: DayNumber, last: DayNumber): { readonly sessions: SessionTotals; readonly views: ViewTotals } => {
+  const byDay = new Map<DayNumber, DayRecord>()
+  for (const r of records) if (r.day >= first && r.day <= last) byDay.set(r.day, r)
+  let sessions = noSessions
+  let views = noViews
+  const carried = new Set<Guid>()
+  for (let day = first; day <= last; day++) {
+    const r = byDay.get(day) ?? emptyRecord(day)
+    sessions = addSessionTotals(sessions, r.sessions)
+    views = addViewTotals(views, r.views)
+    if (day > first + RECORD_LOOKBACK_DAYS) continue
+    for (const c of r.carryIns) {
+      if (c.firstDay >= first || carried.has(c.sessionId)) continue
+      carried.add(c.sessionId)
+      sessions = addSessionTotals(sessions, oneSession(c.durationSeconds, c.viewerKind))
+    }
+  }
+  return { sessions, views }
+}
