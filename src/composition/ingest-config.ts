@@ -20,8 +20,9 @@ export interface IngestConfig {
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
   /**
-   * DEV_STATS_SESSION_DAY_SUMMARIES: the ingest keeps per-developer day summaries of session
-   * metrics and whole-day reads answer from them (a read costs its days, not the developer's sessions).
+   * DEV_STATS_SESSION_DAY_SUMMARIES: the ingest raises per-developer, per-day write counts and
+   * whole-day reads answer from day records of session metrics kept while their days are
+   * unchanged (a read costs its days, not the developer's sessions).
    */
   readonly sessionDaySummaries: boolean
   readonly logLevel: string
