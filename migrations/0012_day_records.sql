@@ -7,7 +7,8 @@
 --     session row on every day of its session's span (on its views' days when written for them);
 --   developer_day_records: a developer-day's views, the sessions whose first view day it is and
 --     the sessions with a view on it that began earlier, stamped with the counts it was computed
---     at; the highest stamp wins.
+--     at over its window (WindowFirst - 1 to Day + 1 for views, Day for sessions); the highest
+--     stamp wins.
 -- Statements end with ";" at the end of a line. Idempotent (IF NOT EXISTS).
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_writes
 (
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_records
 (
     KeyDeveloperId UUID,
     Day Date,
+    WindowFirst Date,
     ViewWrites UInt64,
     SessionWrites UInt64,
     Removals String,

@@ -1,5 +1,5 @@
 import type { Guid } from './guid.js'
-import { SESSION_LINK_MAX_DAYS, type DayNumber, type SessionLink } from './serving-links.js'
+import { dayOf, SESSION_LINK_MAX_DAYS, type DayNumber, type SessionLink } from './serving-links.js'
 import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-days.js'
 
 /**
@@ -9,12 +9,13 @@ import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals
  *
  * A day D's record holds its views (each on its winning row's day), the sessions whose first view
  * day is D, and its carry-ins: the sessions with a view on D that began earlier. A session's views
- * lie within its link days (at most SESSION_LINK_MAX_DAYS), so D's record depends only on the
- * developer's view rows of [D − RECORD_LOOKBACK_DAYS − 1, D + 1] (a view's rows lie within a day of
- * one another) and on its session rows counted on D: the serving step counts a session row on
- * every day of its session's span (where every view of it lies) and, written for a view, on the
- * view's day. A period [first, last] adds its days' records and each carry-in of its first
- * RECORD_LOOKBACK_DAYS days that began before `first`, once.
+ * lie within its span, [StartedAt − 1 h, LastActivityAt + 1 h], at most SESSION_LINK_MAX_DAYS
+ * days: so D's record depends only on the developer's view rows from the day before its window's
+ * first day to D + 1 (a view's rows lie within a day of one another), the window starting on the
+ * earliest span day of D's counted sessions (D at the latest, RECORD_LOOKBACK_DAYS before at the
+ * earliest), and on the session rows counted on D: the serving step counts a session row on every
+ * day of its session's span, D among them. A period [first, last] adds its days' records and each
+ * carry-in of its first RECORD_LOOKBACK_DAYS days that began before `first`, once.
  */
 
 /** How far before a day a session with a view on it can have begun. */
@@ -38,6 +39,8 @@ export interface CarryIn {
 
 export interface DayRecord {
   readonly day: DayNumber
+  /** The first day of the view window the record depends on. */
+  readonly windowFirst: DayNumber
   /** The sessions whose first view day is this one. */
   readonly sessions: SessionTotals
   readonly views: ViewTotals
@@ -46,8 +49,8 @@ export interface DayRecord {
 
 /**
  * What a day's record was computed from, as counts that only grow: the view rows written under the
- * developer's key on [day − RECORD_LOOKBACK_DAYS − 1, day + 1], the session rows counted on the
- * day, and a token the removal of rows changes. Equal stamps, equal records.
+ * developer's key on [windowFirst − 1, day + 1], the session rows counted on the day, and a token
+ * the removal of rows changes. Equal stamps, equal records.
  */
 export interface DayStamp {
   readonly viewWrites: number
@@ -62,23 +65,17 @@ export interface DayWrites {
   readonly removals: string
 }
 
-/** The days whose view writes a record of `day` depends on. */
-export const stampWindow = (day: DayNumber): { readonly first: DayNumber; readonly last: DayNumber } => ({ first: day - RECORD_LOOKBACK_DAYS - 1, last: day + 1 })
+/** The widest day range whose write counts the stamps of [first, last] read. */
+export const stampDays = (first: DayNumber, last: DayNumber): { readonly first: DayNumber; readonly last: DayNumber } => ({ first: first - RECORD_LOOKBACK_DAYS - 1, last: last + 1 })
 
-/**
- * The stamp of each day of [first, last] that has view rows (a day without any has an empty record
- * and needs none).
- */
-export const dayStamps = (writes: DayWrites, first: DayNumber, last: DayNumber): Map<DayNumber, DayStamp> => {
-  const stamps = new Map<DayNumber, DayStamp>()
-  for (let day = first; day <= last; day++) {
-    if ((writes.views.get(day) ?? 0) === 0) continue
-    const w = stampWindow(day)
-    let viewWrites = 0
-    for (let d = w.first; d <= w.last; d++) viewWrites += writes.views.get(d) ?? 0
-    stamps.set(day, { viewWrites, sessionWrites: writes.sessions.get(day) ?? 0, removals: writes.removals })
-  }
-  return stamps
+/** Whether a day has view rows: a day without any has an empty record and needs none. */
+export const hasViews = (writes: DayWrites, day: DayNumber): boolean => (writes.views.get(day) ?? 0) > 0
+
+/** The stamp of a day's record whose view window starts on `windowFirst`, from the write counts now. */
+export const stampOf = (writes: DayWrites, day: DayNumber, windowFirst: DayNumber): DayStamp => {
+  let viewWrites = 0
+  for (let d = windowFirst - 1; d <= day + 1; d++) viewWrites += writes.views.get(d) ?? 0
+  return { viewWrites, sessionWrites: writes.sessions.get(day) ?? 0, removals: writes.removals }
 }
 
 export const sameStamp = (a: DayStamp, b: DayStamp): boolean => a.viewWrites === b.viewWrites && a.sessionWrites === b.sessionWrites && a.removals === b.removals
@@ -95,17 +92,22 @@ const oneSession = (durationSeconds: number, viewerKind: 'Guest' | 'User'): Sess
   maxDurationSeconds: durationSeconds,
 })
 
+const HOUR_MS = 3_600_000
+
 /**
  * The records of the days [first, last] from the developer's views on [first − RECORD_LOOKBACK_DAYS,
  * last] (at least every view on [first, last] and every earlier one of a session those name) and
- * the session rows of their sessions under the developer's key.
+ * the session rows of their sessions under the developer's key (every row: a session fact's
+ * EventTime is its StartedAt, and the earliest bounds where its views lie).
  */
-export const dayRecords = (views: readonly DeveloperView[], facts: Iterable<SessionLink>, first: DayNumber, last: DayNumber): DayRecord[] => {
+export const dayRecords = (views: readonly DeveloperView[], facts: readonly SessionLink[], first: DayNumber, last: DayNumber): DayRecord[] => {
   const sessionDays = new Map<Guid, Set<DayNumber>>()
   for (const v of views) sessionDays.set(v.sessionId, (sessionDays.get(v.sessionId) ?? new Set()).add(v.day))
   const latest = latestSessionFacts(facts)
-  const records = new Map<DayNumber, { sessions: SessionTotals; views: ViewTotals; carryIns: CarryIn[] }>()
-  for (let day = first; day <= last; day++) records.set(day, { sessions: noSessions, views: noViews, carryIns: [] })
+  const spanFirst = new Map<Guid, DayNumber>()
+  for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
+  const records = new Map<DayNumber, { windowFirst: DayNumber; sessions: SessionTotals; views: ViewTotals; carryIns: CarryIn[] }>()
+  for (let day = first; day <= last; day++) records.set(day, { windowFirst: day, sessions: noSessions, views: noViews, carryIns: [] })
   for (const v of views) {
     const r = records.get(v.day)
     if (r) r.views = addViewTotals(r.views, { views: 1, closedViews: v.isClosed ? 1 : 0, totalViewSeconds: v.isClosed ? v.durationSeconds : 0 })
@@ -114,9 +116,11 @@ export const dayRecords = (views: readonly DeveloperView[], facts: Iterable<Sess
     const fact = latest.get(sessionId)
     if (fact === undefined) continue
     const firstDay = Math.min(...days)
+    const spanStart = spanFirst.get(sessionId) ?? firstDay
     for (const day of days) {
       const r = records.get(day)
       if (!r) continue
+      r.windowFirst = Math.max(day - RECORD_LOOKBACK_DAYS, Math.min(r.windowFirst, spanStart, firstDay))
       if (day === firstDay) r.sessions = addSessionTotals(r.sessions, oneSession(fact.durationSeconds, fact.viewerKind))
       else r.carryIns.push({ sessionId, firstDay, durationSeconds: fact.durationSeconds, viewerKind: fact.viewerKind })
     }
@@ -124,7 +128,7 @@ export const dayRecords = (views: readonly DeveloperView[], facts: Iterable<Sess
   return [...records].map(([day, r]) => ({ day, ...r }))
 }
 
-const emptyRecord = (day: DayNumber): DayRecord => ({ day, sessions: noSessions, views: noViews, carryIns: [] })
+const emptyRecord = (day: DayNumber): DayRecord => ({ day, windowFirst: day, sessions: noSessions, views: noViews, carryIns: [] })
 
 /** Spec §8's totals of the days [first, last] from their records (a day without one has no views). */
 export const totalsOfRecords = (records: Iterable<DayRecord>, first: DayNumber, last: DayNumber): { readonly sessions: SessionTotals; readonly views: ViewTotals } => {

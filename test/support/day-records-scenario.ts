@@ -36,7 +36,16 @@ const runIds = () => {
 }
 type Ids = ReturnType<typeof runIds>
 
-const sessionFactArb = fc.record({ kind: fc.constant('session' as const), session: fc.nat(5), durationSeconds: fc.nat(5000), guest: fc.boolean(), factId: fc.constantFrom('a', 'b') })
+const sessionFactArb = fc.record({
+  kind: fc.constant('session' as const),
+  session: fc.nat(5),
+  durationSeconds: fc.nat(5000),
+  guest: fc.boolean(),
+  factId: fc.constantFrom('a', 'b'),
+  // the span around the session's views: up to an hour inside them (the serving tables' skew), or wider
+  startSlackMinutes: fc.integer({ min: -60, max: 180 }),
+  endSlackMinutes: fc.integer({ min: -60, max: 180 }),
+})
 
 const viewRowArb = fc.record({
   kind: fc.constant('view' as const),
@@ -53,24 +62,41 @@ const viewRowArb = fc.record({
 
 type RowSpec = (typeof sessionFactArb extends fc.Arbitrary<infer S> ? S : never) | (typeof viewRowArb extends fc.Arbitrary<infer V> ? V : never)
 
+const viewTime = (r: { readonly view: number; readonly minute: number }) => DAY0 + (((r.view * 617) % (DAYS * 1440 - 600)) + 300 + r.minute) * 60_000
+
+/** Each session's earliest and latest view time in the whole scenario (its facts' spans are set around them). */
+const viewTimes = (batches: readonly { readonly rows: readonly RowSpec[] }[]): Map<number, { first: number; last: number }> => {
+  const times = new Map<number, { first: number; last: number }>()
+  for (const r of batches.flatMap((b) => b.rows)) {
+    if (r.kind !== 'view') continue
+    const t = viewTime(r)
+    const kept = times.get(r.session)
+    times.set(r.session, { first: Math.min(kept?.first ?? t, t), last: Math.max(kept?.last ?? t, t) })
+  }
+  return times
+}
+
 // A FactId is one event: rows that share it (redeliveries) differ in IngestionTime and, re-enriched
-// after their property object moved, DeveloperId only. Every session spans the scenario's days,
-// so every view of it lies within its span, as the serving tables assume.
-const factOf = (ids: Ids, r: RowSpec): FactRow => {
+// after their property object moved, DeveloperId only. A session fact's span lies around its
+// session's views, up to an hour inside them, as the serving tables assume; its EventTime is its
+// StartedAt, as session-ended's mapping makes it.
+const factOf = (ids: Ids, r: RowSpec, times: Map<number, { first: number; last: number }>): FactRow => {
   if (r.kind === 'session') {
-    const factId = `${r.factId}-${r.durationSeconds}-${r.guest}`
-    const last = DAY0 + DAYS * DAY - 60_000
+    const factId = `${r.factId}-${r.durationSeconds}-${r.guest}-${r.startSlackMinutes}-${r.endSlackMinutes}`
+    const views = times.get(r.session) ?? { first: DAY0, last: DAY0 }
+    const startedAt = views.first - r.startSlackMinutes * 60_000
+    const lastActivityAt = Math.max(startedAt, views.last + r.endSlackMinutes * 60_000)
     return {
       table: 'session_facts',
       row: {
         factId, sourceEventId: factId, sessionId: ids.session(r.session), anonymousId: ids.object(99), userId: r.guest ? null : ids.object(98),
         viewerKind: r.guest ? 'Guest' : 'User', tenantId: NO_SESSION, brandId: null, developerId: null,
-        eventTime: DAY0, startedAt: DAY0, lastActivityAt: last, durationSeconds: r.durationSeconds,
+        eventTime: startedAt, startedAt, lastActivityAt, durationSeconds: r.durationSeconds,
       },
     }
   }
   const factId = `${r.factId}-${r.isClosed}-${r.withoutSession}-${r.session}-${r.minute}-${r.durationSeconds}`
-  const eventTime = DAY0 + (((r.view * 617) % (DAYS * 1440 - 600)) + 300 + r.minute) * 60_000
+  const eventTime = viewTime(r)
   const developerId = ids.developer(r.developer)
   return {
     table: 'property_object_view_facts',
@@ -132,10 +158,11 @@ export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: 
       let d = 0
       const delay = () => delays[d++ % delays.length] as number
       const day0 = Math.floor(DAY0 / DAY)
+      const times = viewTimes(batches)
       const run = async (instance: number) => {
         const reads = new DayRecordsReadModel(refusing, racing(records, delay))
         for (const b of batches.filter((x) => x.instance === instance)) {
-          const rows = b.rows.map((r) => factOf(ids, r))
+          const rows = b.rows.map((r) => factOf(ids, r, times))
           const at = (1_800_000_000 + b.ingestionSecond) * 1000
           if (b.crashAt !== null) {
             await new ServingFactStore(facts, racing(serving, delay, b.crashAt), true).append(rows, at).catch((e: unknown) => {

@@ -19,6 +19,7 @@ const dayStart = (day: DayNumber): SqlFragment => sql`toDateTime(${int(Math.max(
 
 interface RecordRow {
   D: number
+  WindowFirst: number
   ViewWrites: string
   SessionWrites: string
   Removals: string
@@ -42,7 +43,7 @@ interface RecordRow {
  * (developer_day_writes), the records (developer_day_records, the highest stamp of a day wins),
  * and the serving-row reads a run of days is computed from: the developer's rows of the run's days
  * and of the RECORD_LOOKBACK_DAYS before, of the views of the sessions the run's rows name, ranked
- * as the serving read ranks them (merged-views.sql.ts), and the latest session row of each session.
+ * as the serving read ranks them (merged-views.sql.ts), and every session row of those sessions.
  */
 export class ClickHouseDayRecords implements DayRecordStore {
   private readonly select: ReturnType<typeof timeLimitedSelect>
@@ -72,7 +73,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
 
   async records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]> {
     const rows = await this.select<RecordRow>(sql`
-      SELECT toUInt16(Day) AS D, ViewWrites, SessionWrites, Removals, Sessions, GuestSessions, UserSessions,
+      SELECT toUInt16(Day) AS D, toUInt16(WindowFirst) AS WindowFirst, ViewWrites, SessionWrites, Removals, Sessions, GuestSessions, UserSessions,
              TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds, Views, ClosedViews, TotalViewSeconds,
              CarrySessionIds, arrayMap(d -> toUInt16(d), CarryFirstDays) AS CarryFirstDays, CarryDurationSeconds, CarryViewerKinds
       FROM ${this.table('developer_day_records')}
@@ -105,9 +106,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
       const found = await this.select<{ SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
         SELECT SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
         FROM ${this.table('developer_session_facts')}
-        PREWHERE KeyDeveloperId = ${dev} AND SessionId IN ${uuidSet(sessionIds.slice(i, i + SESSIONS_PER_LOOKUP))}
-        ORDER BY SessionId, IngestionTime DESC, FactId DESC
-        LIMIT 1 BY SessionId`, FACT_SETTINGS)
+        PREWHERE KeyDeveloperId = ${dev} AND SessionId IN ${uuidSet(sessionIds.slice(i, i + SESSIONS_PER_LOOKUP))}`, FACT_SETTINGS)
       for (const f of found) {
         facts.push({ sessionId: f.SessionId, factId: f.FactId, durationSeconds: Number(f.DurationSeconds), viewerKind: f.ViewerKind, eventTime: Number(f.EventTime) * 1000, ingestionTime: Number(f.IngestionTime) * 1000 })
       }
@@ -122,6 +121,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
     await this.session.insert('developer_day_records', records.map((r) => ({
       KeyDeveloperId: developerId,
       Day: dayText(r.day),
+      WindowFirst: dayText(Math.max(0, r.windowFirst)),
       ViewWrites: r.stamp.viewWrites,
       SessionWrites: r.stamp.sessionWrites,
       Removals: r.stamp.removals,
@@ -149,6 +149,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
 
 const recordOf = (r: RecordRow): StoredDayRecord => ({
   day: Number(r.D),
+  windowFirst: Number(r.WindowFirst),
   stamp: { viewWrites: Number(r.ViewWrites), sessionWrites: Number(r.SessionWrites), removals: r.Removals },
   sessions: {
     sessions: Number(r.Sessions),

@@ -3,13 +3,13 @@ import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
 import { BACKFILL_COMPLETE, SESSION_DAYS_COMPLETE } from './serving-completeness.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
-import { recordServingMonth } from './day-records-backfill.js'
+import { countServingMonth, recordServingMonth } from './day-records-backfill.js'
 import { dayOf } from '../../domain/serving-links.js'
 import { date, ident, int, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'day_records'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'day_writes' | 'day_records'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -107,13 +107,15 @@ export const backfillServing = async (
       SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
   if (options.daySummaries) {
-    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the day records (0012) of every month of serving rows
-    // by EventTime, again for a month with rows newer than its record
+    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the per-day counts and the day records (0012) of every
+    // month of serving rows by EventTime, again for a month with rows newer than its record
     const servingMonths = await session.select<{ m: string; t: string }>(sql`
       SELECT toString(toStartOfMonth(EventTime)) AS m, toUInt32(max(IngestionTime)) AS t
       FROM (SELECT EventTime, IngestionTime FROM ${db}.developer_view_facts UNION ALL SELECT EventTime, IngestionTime FROM ${db}.developer_session_facts)
       GROUP BY m ORDER BY m`)
-    await run('day_records', servingMonths.map((r) => r.m), (m) => recordServingMonth(session, m), new Map(servingMonths.map((r) => [r.m, Number(r.t)])))
+    const newestOfMonths = new Map(servingMonths.map((r) => [r.m, Number(r.t)]))
+    await run('day_writes', servingMonths.map((r) => r.m), (m) => countServingMonth(session, m), newestOfMonths)
+    await run('day_records', servingMonths.map((r) => r.m), (m) => recordServingMonth(session, m), newestOfMonths)
     // as of the run's start on the server's clock: a start with the summaries off since then is later (serving-completeness.ts)
     await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(SESSION_DAYS_COMPLETE)}, today(), toDateTime(${int(startedAt)}, 'UTC')`)
   }

@@ -26,7 +26,7 @@ export interface DayRecordStore {
   /**
    * From the serving rows under the developer's key: the developer's views (winning row the
    * developer's) on [first − RECORD_LOOKBACK_DAYS, last] that are on [first, last] or name a session
-   * one of those names, and the session rows of every session they name.
+   * one of those names, and every session row of every session they name.
    */
   recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs>
   /** Appends records; a day's reads see the one of the highest stamp. */

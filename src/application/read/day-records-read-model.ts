@@ -1,4 +1,4 @@
-import { dayRecords, dayStamps, sameStamp, stampWindow, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
+import { dayRecords, hasViews, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
@@ -67,24 +67,23 @@ export class DayRecordsReadModel implements ReadModel {
 
   private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<{ records: DayRecord[]; computed: number }> {
     const [writes, stored] = await Promise.all([
-      this.store.dayWrites(developerId, stampWindow(first).first, last + 1),
+      this.store.dayWrites(developerId, stampDays(first, last).first, stampDays(first, last).last),
       this.store.records(developerId, first, last),
     ])
-    const stamps = dayStamps(writes, first, last)
     const storedByDay = new Map(stored.map((r) => [r.day, r]))
     const records: DayRecord[] = []
     const stale = new Set<DayNumber>()
-    for (const [day, stamp] of stamps) {
+    for (let day = first; day <= last; day++) {
+      if (!hasViews(writes, day)) continue
       const kept = storedByDay.get(day)
-      if (kept && sameStamp(kept.stamp, stamp)) records.push(kept)
+      if (kept && sameStamp(kept.stamp, stampOf(writes, day, kept.windowFirst))) records.push(kept)
       else stale.add(day)
     }
     const fresh: StoredDayRecord[] = []
     for (const run of runsOf(stale)) {
       const { views, facts } = await this.store.recordInputs(developerId, run.first, run.last)
       for (const r of dayRecords(views, facts, run.first, run.last)) {
-        const stamp = stamps.get(r.day)
-        if (stamp && stale.has(r.day)) fresh.push({ ...r, stamp })
+        if (stale.has(r.day)) fresh.push({ ...r, stamp: stampOf(writes, r.day, r.windowFirst) })
       }
     }
     if (fresh.length > 0) await this.store.storeRecords(developerId, fresh)
