@@ -1,8 +1,8 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
 import type { DayRecordInputs, DayRecordStore, StoredDayRecord } from '../../application/ports/day-records.port.js'
-import { RECORD_LOOKBACK_DAYS, type DayWrites } from '../../domain/day-records.js'
+import { RECORD_LOOKBACK_DAYS, type DayWrites, type DeveloperView } from '../../domain/day-records.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
-import { dayText, type DayNumber, type SessionLink } from '../../domain/serving-links.js'
+import { dayOf, dayText, type DayNumber, type SessionLink } from '../../domain/serving-links.js'
 import { removalToken } from './clickhouse-data-versions.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { date, ident, int, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
@@ -15,6 +15,7 @@ const FACT_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '167
 const SESSIONS_PER_LOOKUP = 50_000
 
 const DAY_SECONDS = 86_400
+const HOUR_MS = 3_600_000
 const dayStart = (day: DayNumber): SqlFragment => sql`toDateTime(${int(Math.max(0, day) * DAY_SECONDS)}, 'UTC')`
 
 interface RecordRow {
@@ -41,9 +42,9 @@ interface RecordRow {
 /**
  * Day records on ClickHouse (migration 0012): the per-day write counts the serving step raises
  * (developer_day_writes), the records (developer_day_records, the highest stamp of a day wins),
- * and the serving-row reads a run of days is computed from: the developer's rows of the run's days
- * and of the RECORD_LOOKBACK_DAYS before, of the views of the sessions the run's rows name, ranked
- * as the serving read ranks them (merged-views.sql.ts), and every session row of those sessions.
+ * and the serving-row reads a run of days is computed from: the developer's views of the run's
+ * days and the day before, every session row of the sessions they name, and the earlier views of
+ * those sessions from the first day of their spans (rarely more than the day before).
  */
 export class ClickHouseDayRecords implements DayRecordStore {
   private readonly select: ReturnType<typeof timeLimitedSelect>
@@ -84,37 +85,52 @@ export class ClickHouseDayRecords implements DayRecordStore {
   }
 
   async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
+    // the run's views and the day before's (a session begun then has its earlier views there)
+    const near = await this.winners(developerId, first - 1, last)
+    const sessionIds = [...new Set(near.filter((v) => v.day >= first).map((v) => v.sessionId))].filter((id) => id !== EMPTY_GUID)
+    const facts = await this.sessionRows(developerId, sessionIds)
+    // the earlier views of the sessions begun before that, from the first day of their spans
+    const spanFirst = new Map<Guid, DayNumber>()
+    for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
+    const older = [...spanFirst].filter(([, day]) => day < first - 1)
+    const from = Math.max(first - RECORD_LOOKBACK_DAYS, Math.min(...older.map(([, day]) => day)))
+    const earlier = older.length > 0 ? await this.winners(developerId, from, first - 2, older.map(([id]) => id)) : []
+    return { views: [...earlier, ...near], facts }
+  }
+
+  /**
+   * The developer's views whose winning row (ranked as the serving read ranks them,
+   * merged-views.sql.ts) is the developer's and on [from, to], of the given sessions only if any:
+   * a view's rows lie within a day of one another, so its rows of [from − 1, to + 1] are all it has.
+   */
+  private async winners(developerId: Guid, from: DayNumber, to: DayNumber, sessionIds?: readonly Guid[]): Promise<DeveloperView[]> {
     const dev = uuid(developerId)
-    const rows = sql`${this.table('developer_view_facts')} PREWHERE KeyDeveloperId = ${dev}`
-    const around = sql`EventTime >= ${dayStart(first - 1)} AND EventTime < ${dayStart(last + 2)}`
-    // a view's rows lie within a day of one another: the rows of every view of the window, and one day more each side
-    const views = await this.select<{ SessionId: Guid; D: number; IsClosed: number; DurationSeconds: number }>(sql`
+    const rows = sql`${this.table('developer_view_facts')} PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(from - 1)} AND EventTime < ${dayStart(to + 2)}`
+    const ofSessions = sessionIds ? sql`WHERE PropertyObjectViewId IN (SELECT PropertyObjectViewId FROM ${rows} WHERE SessionId IN ${uuidSet(sessionIds)})` : sql``
+    const found = await this.select<{ SessionId: Guid; D: number; IsClosed: number; DurationSeconds: number }>(sql`
       SELECT SessionId, toUInt16(toDate(EventTime)) AS D, IsClosed, DurationSeconds
       FROM (
         SELECT SessionId, IsClosed, DurationSeconds, DeveloperId, EventTime
-        FROM ${rows} AND EventTime >= ${dayStart(first - RECORD_LOOKBACK_DAYS - 2)} AND EventTime < ${dayStart(last + 2)}
-        WHERE PropertyObjectViewId IN (
-          SELECT PropertyObjectViewId
-          FROM ${rows} AND EventTime >= ${dayStart(first - RECORD_LOOKBACK_DAYS - 1)} AND EventTime < ${dayStart(last + 2)}
-          WHERE ${around} OR SessionId IN (SELECT SessionId FROM ${rows} AND ${around} WHERE SessionId != ${uuid(EMPTY_GUID)}))
+        FROM ${rows} ${ofSessions}
         ORDER BY PropertyObjectViewId, IsClosed DESC, IngestionTime DESC, FactId DESC, DeveloperId DESC
         LIMIT 1 BY PropertyObjectViewId)
-      WHERE DeveloperId = ${dev} AND EventTime >= ${dayStart(first - RECORD_LOOKBACK_DAYS)} AND EventTime < ${dayStart(last + 1)}`, READ_SETTINGS)
-    const sessionIds = [...new Set(views.map((v) => v.SessionId))].filter((id) => id !== EMPTY_GUID)
+      WHERE DeveloperId = ${dev} AND EventTime >= ${dayStart(from)} AND EventTime < ${dayStart(to + 1)}`, sessionIds ? FACT_SETTINGS : READ_SETTINGS)
+    return found.map((v) => ({ sessionId: v.SessionId, day: Number(v.D), isClosed: Number(v.IsClosed) === 1, durationSeconds: Number(v.DurationSeconds) }))
+  }
+
+  /** Every session row of these sessions under the developer's key. */
+  private async sessionRows(developerId: Guid, sessionIds: readonly Guid[]): Promise<SessionLink[]> {
     const facts: SessionLink[] = []
     for (let i = 0; i < sessionIds.length; i += SESSIONS_PER_LOOKUP) {
       const found = await this.select<{ SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
         SELECT SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
         FROM ${this.table('developer_session_facts')}
-        PREWHERE KeyDeveloperId = ${dev} AND SessionId IN ${uuidSet(sessionIds.slice(i, i + SESSIONS_PER_LOOKUP))}`, FACT_SETTINGS)
+        PREWHERE KeyDeveloperId = ${uuid(developerId)} AND SessionId IN ${uuidSet(sessionIds.slice(i, i + SESSIONS_PER_LOOKUP))}`, FACT_SETTINGS)
       for (const f of found) {
         facts.push({ sessionId: f.SessionId, factId: f.FactId, durationSeconds: Number(f.DurationSeconds), viewerKind: f.ViewerKind, eventTime: Number(f.EventTime) * 1000, ingestionTime: Number(f.IngestionTime) * 1000 })
       }
     }
-    return {
-      views: views.map((v) => ({ sessionId: v.SessionId, day: Number(v.D), isClosed: Number(v.IsClosed) === 1, durationSeconds: Number(v.DurationSeconds) })),
-      facts,
-    }
+    return facts
   }
 
   async storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void> {

@@ -25,8 +25,10 @@ export interface DayRecordStore {
   records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]>
   /**
    * From the serving rows under the developer's key: the developer's views (winning row the
-   * developer's) on [first − RECORD_LOOKBACK_DAYS, last] that are on [first, last] or name a session
-   * one of those names, and every session row of every session they name.
+   * developer's) on [first, last], and every session row of the sessions they name, and the
+   * developer's earlier views of those sessions down to the first day of their spans (the day
+   * before their earliest StartedAt − 1 h), at most RECORD_LOOKBACK_DAYS before `first`. More
+   * views and rows than that change nothing.
    */
   recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs>
   /** Appends records; a day's reads see the one of the highest stamp. */
