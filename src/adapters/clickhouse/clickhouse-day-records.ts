@@ -1,18 +1,17 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
 import type { DayRecordInputs, DayRecordStore, StoredDayRecord } from '../../application/ports/day-records.port.js'
 import { RECORD_LOOKBACK_DAYS, type DayWrites, type DeveloperView } from '../../domain/day-records.js'
-import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
+import type { Guid } from '../../domain/guid.js'
 import { dayOf, dayText, type DayNumber, type SessionLink } from '../../domain/serving-links.js'
 import { removalToken } from './clickhouse-data-versions.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { date, ident, int, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
-/** One developer's rows in a few granules: one thread is plenty; the sets of a run's sessions exceed 18.16's default max_query_size (256 KiB). */
+/** One developer's rows in a few granules: one thread is plenty. */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
+/** Lookups by a set of sessions: its index is used, and the set of a run's older sessions may exceed 18.16's default max_query_size (256 KiB). */
 const FACT_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '16777216' }
-/** Sessions per facts lookup: ~40 bytes of SQL each. */
-const SESSIONS_PER_LOOKUP = 50_000
 
 const DAY_SECONDS = 86_400
 const HOUR_MS = 3_600_000
@@ -43,8 +42,9 @@ interface RecordRow {
  * Day records on ClickHouse (migration 0012): the per-day write counts the serving step raises
  * (developer_day_writes), the records (developer_day_records, the highest stamp of a day wins),
  * and the serving-row reads a run of days is computed from: the developer's views of the run's
- * days and the day before, every session row of the sessions they name, and the earlier views of
- * those sessions from the first day of their spans (rarely more than the day before).
+ * days and the day before, the latest row and earliest start of the sessions its rows name, and
+ * the earlier views of those sessions from the first day of their spans (rarely more than the day
+ * before).
  */
 export class ClickHouseDayRecords implements DayRecordStore {
   private readonly select: ReturnType<typeof timeLimitedSelect>
@@ -85,10 +85,8 @@ export class ClickHouseDayRecords implements DayRecordStore {
   }
 
   async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
-    // the run's views and the day before's (a session begun then has its earlier views there)
-    const near = await this.winners(developerId, first - 1, last)
-    const sessionIds = [...new Set(near.filter((v) => v.day >= first).map((v) => v.sessionId))].filter((id) => id !== EMPTY_GUID)
-    const facts = await this.sessionRows(developerId, sessionIds)
+    // the run's views and the day before's (a session begun then has its earlier views there), and the run's sessions' rows
+    const [near, facts] = await Promise.all([this.winners(developerId, first - 1, last), this.sessionRows(developerId, first, last)])
     // the earlier views of the sessions begun before that, from the first day of their spans
     const spanFirst = new Map<Guid, DayNumber>()
     for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
@@ -118,19 +116,22 @@ export class ClickHouseDayRecords implements DayRecordStore {
     return found.map((v) => ({ sessionId: v.SessionId, day: Number(v.D), isClosed: Number(v.IsClosed) === 1, durationSeconds: Number(v.DurationSeconds) }))
   }
 
-  /** Every session row of these sessions under the developer's key. */
-  private async sessionRows(developerId: Guid, sessionIds: readonly Guid[]): Promise<SessionLink[]> {
-    const facts: SessionLink[] = []
-    for (let i = 0; i < sessionIds.length; i += SESSIONS_PER_LOOKUP) {
-      const found = await this.select<{ SessionId: Guid; FactId: string; DurationSeconds: number; ViewerKind: 'Guest' | 'User'; EventTime: number; IngestionTime: number }>(sql`
-        SELECT SessionId, FactId, DurationSeconds, ViewerKind, toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
-        FROM ${this.table('developer_session_facts')}
-        PREWHERE KeyDeveloperId = ${uuid(developerId)} AND SessionId IN ${uuidSet(sessionIds.slice(i, i + SESSIONS_PER_LOOKUP))}`, FACT_SETTINGS)
-      for (const f of found) {
-        facts.push({ sessionId: f.SessionId, factId: f.FactId, durationSeconds: Number(f.DurationSeconds), viewerKind: f.ViewerKind, eventTime: Number(f.EventTime) * 1000, ingestionTime: Number(f.IngestionTime) * 1000 })
-      }
-    }
-    return facts
+  /**
+   * Each session named by the developer's rows on [first, last]: its latest row under the
+   * developer's key (by IngestionTime, then FactId), with the earliest EventTime (StartedAt) of its rows.
+   */
+  private async sessionRows(developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionLink[]> {
+    const dev = uuid(developerId)
+    const found = await this.select<{ SessionId: Guid; s: [string, number, 'Guest' | 'User', number]; started: number }>(sql`
+      SELECT SessionId, argMax(tuple(FactId, DurationSeconds, ViewerKind, toUInt32(IngestionTime)), tuple(IngestionTime, FactId)) AS s, toUInt32(min(EventTime)) AS started
+      FROM ${this.table('developer_session_facts')}
+      PREWHERE KeyDeveloperId = ${dev} AND SessionId IN (
+        SELECT SessionId FROM ${this.table('developer_view_facts')}
+        PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(first)} AND EventTime < ${dayStart(last + 1)})
+      GROUP BY SessionId`, FACT_SETTINGS)
+    return found.map((f) => ({
+      sessionId: f.SessionId, factId: f.s[0], durationSeconds: Number(f.s[1]), viewerKind: f.s[2], eventTime: Number(f.started) * 1000, ingestionTime: Number(f.s[3]) * 1000,
+    }))
   }
 
   async storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void> {

@@ -25,10 +25,11 @@ export interface DayRecordStore {
   records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]>
   /**
    * From the serving rows under the developer's key: the developer's views (winning row the
-   * developer's) on [first, last], and every session row of the sessions they name, and the
-   * developer's earlier views of those sessions down to the first day of their spans (the day
-   * before their earliest StartedAt − 1 h), at most RECORD_LOOKBACK_DAYS before `first`. More
-   * views and rows than that change nothing.
+   * developer's) on [first, last]; the session rows of the sessions they name, at least each one's
+   * latest (by IngestionTime, then FactId) with the earliest EventTime (StartedAt) of its rows; and
+   * the developer's earlier views of those sessions from the first day of their spans (the day of
+   * their earliest StartedAt − 1 h), at most RECORD_LOOKBACK_DAYS before `first`. More views and
+   * rows than that change nothing.
    */
   recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs>
   /** Appends records; a day's reads see the one of the highest stamp. */
