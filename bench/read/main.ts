@@ -96,6 +96,8 @@ interface Row {
   readonly p99: number
   readonly requests: number
   readonly failures: number
+  /** The failures by kind: each non-2xx status, errors, timeouts. */
+  readonly failedAs: string
   readonly load: string
 }
 
@@ -115,6 +117,11 @@ const load = async (port: number, path: string, tokens: readonly string[]): Prom
     p99: result.latency.p99,
     requests: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
+    failedAs: [
+      ...Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2')).map(([code, s]) => `${s.count} × ${code}`),
+      ...(result.errors > 0 ? [`${result.errors} errors`] : []),
+      ...(result.timeouts > 0 ? [`${result.timeouts} timeouts`] : []),
+    ].join(', '),
   }
 }
 
@@ -206,7 +213,7 @@ const main = async (): Promise<void> => {
         const wrote = await w?.stop()
         const row = { route: `${route.name}, ${group.who}`, cache: cache.name, firstP50: first.p50, firstP99: first.p99, firstFailed: first.failed, ...r, load: `${before} → ${load1()}` }
         rows.push(row)
-        log(`${row.route}, cache ${cache.name}: first reads p50 ${first.p50} ms, p99 ${first.p99} ms${first.failed > 0 ? ` (${first.failed} failed)` : ''}; load ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, ${r.failures} failed)${wrote ? `; writer ${wrote.ticks} ticks, ${wrote.failures} failed, slowest ${wrote.slowest} ms` : ''}; load average ${row.load}`)
+        log(`${row.route}, cache ${cache.name}: first reads p50 ${first.p50} ms, p99 ${first.p99} ms${first.failed > 0 ? ` (${first.failed} failed)` : ''}; load ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, ${r.failures} failed${r.failedAs ? `: ${r.failedAs}` : ''})${wrote ? `; writer ${wrote.ticks} ticks, ${wrote.failures} failed, slowest ${wrote.slowest} ms` : ''}; load average ${row.load}`)
       }
       await api.stop()
       api = undefined
