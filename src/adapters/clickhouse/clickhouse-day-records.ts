@@ -91,8 +91,9 @@ export class ClickHouseDayRecords implements DayRecordStore {
     const spanFirst = new Map<Guid, DayNumber>()
     for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
     const older = [...spanFirst].filter(([, day]) => day < first - 1)
+    if (older.length === 0) return { views: near, facts }
     const from = Math.max(first - RECORD_LOOKBACK_DAYS, Math.min(...older.map(([, day]) => day)))
-    const earlier = older.length > 0 ? await this.winners(developerId, from, first - 2, older.map(([id]) => id)) : []
+    const earlier = await this.winners(developerId, from, first - 2, older.map(([id]) => id))
     return { views: [...earlier, ...near], facts }
   }
 

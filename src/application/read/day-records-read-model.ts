@@ -66,8 +66,9 @@ export class DayRecordsReadModel implements ReadModel {
   }
 
   private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<{ records: DayRecord[]; computed: number }> {
+    const counted = stampDays(first, last)
     const [writes, stored] = await Promise.all([
-      this.store.dayWrites(developerId, stampDays(first, last).first, stampDays(first, last).last),
+      this.store.dayWrites(developerId, counted.first, counted.last),
       this.store.records(developerId, first, last),
     ])
     const storedByDay = new Map(stored.map((r) => [r.day, r]))

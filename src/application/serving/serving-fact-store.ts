@@ -36,7 +36,7 @@ export class ServingFactStore implements FactStore {
       const { views, sessions } = await keepServingCurrent(this.serving, rows, ingestionTime)
       const funnel = rows.flatMap((f) => (f.table === 'funnel_daily' ? [f.row.developerId] : []))
       const writes = developerWrites({ views: views.map((r) => r.keyDeveloperId), sessions: sessions.map((r) => r.keyDeveloperId), funnel })
-      const dayWrites = this.dayWrites ? developerDayWrites(views, sessions) : []
+      const dayWrites = this.dayWrites ? developerDayWrites(views, sessionRowDays(rows, sessions)) : []
       await Promise.all([
         writes.length > 0 ? this.serving.written(writes) : undefined,
         dayWrites.length > 0 ? this.serving.writtenOnDays(dayWrites) : undefined,
@@ -48,9 +48,16 @@ export class ServingFactStore implements FactStore {
   }
 }
 
-/** A session row written, with the days the day records count it on (domain/day-records.ts). */
-export interface CountedSessionRow extends ServingSessionRow {
-  readonly days: readonly DayNumber[]
+/**
+ * The days the day records count each written session row on (domain/day-records.ts): a copy of a
+ * batch's own fact on every day of its session's span, where all its views lie. A copy made for a
+ * view of a fact stored before needs no count of its own: the view's row under the same key
+ * counts on its day.
+ */
+const sessionRowDays = (rows: readonly FactRow[], sessions: readonly ServingSessionRow[]) => {
+  const spans = new Map<string, DayNumber[]>()
+  for (const f of rows) if (f.table === 'session_facts') spans.set(`${f.row.sessionId}|${f.row.factId}`, sessionDays(f.row.startedAt, f.row.lastActivityAt))
+  return sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: spans.get(`${r.sessionId}|${r.factId}`) ?? [] }))
 }
 
 /** Looks up and writes the batch's serving rows; returns the rows written. */
@@ -58,7 +65,7 @@ export const keepServingCurrent = async (
   serving: ServingIndex,
   rows: readonly FactRow[],
   ingestionTime: Instant,
-): Promise<{ views: readonly ServingViewRow[]; sessions: readonly CountedSessionRow[] }> => {
+): Promise<{ views: readonly ServingViewRow[]; sessions: readonly ServingSessionRow[] }> => {
   const at = storedTime(ingestionTime)
   const sessions: SessionWithDays[] = []
   const sessionDaysSeen = new Set<DayNumber>()
@@ -75,12 +82,10 @@ export const keepServingCurrent = async (
     }
   }
   const viewRows: ServingViewRow[] = []
-  const sessionRows: CountedSessionRow[] = []
+  const sessionRows: ServingSessionRow[] = []
   if (sessions.length > 0) {
     const links = await serving.sessionDevelopers([...sessionDaysSeen], distinct(sessions.map((s) => s.sessionId)))
-    // a copy of a fact counts on every day of its session's span, where all its views lie
-    const spans = new Map(sessions.map((s) => [`${s.sessionId}|${s.factId}`, s.days]))
-    if (links.length > 0) sessionRows.push(...sessionCopies(sessions, links).map((r) => ({ ...r, days: spans.get(`${r.sessionId}|${r.factId}`) ?? [] })))
+    if (links.length > 0) sessionRows.push(...sessionCopies(sessions, links))
   }
   if (views.length > 0) {
     // an open view without a SessionId has the empty one, which no session fact carries
@@ -90,8 +95,7 @@ export const keepServingCurrent = async (
       serving.sessionLinks(distinct(views.map((v) => dayOf(v.eventTime))), sessionIds),
     ])
     viewRows.push(...viewCopies(views, otherRows))
-    // a copy made for a view needs no count of its own: the view's row under the same key counts on its day
-    sessionRows.push(...sessionCopiesForViews(views, sessionFacts).map((r) => ({ ...r, days: [] })))
+    sessionRows.push(...sessionCopiesForViews(views, sessionFacts))
   }
   if (viewRows.length > 0 || sessionRows.length > 0) await serving.write(viewRows, sessionRows)
   return { views: viewRows, sessions: sessionRows }
