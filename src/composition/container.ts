@@ -15,6 +15,7 @@ import { storeFreshness } from '../application/read/stage-freshness.js'
 import { getDeveloperSessionMetrics } from '../application/read/get-developer-session-metrics.js'
 import { getFunnelScope } from '../application/read/get-funnel-scope.js'
 import { CachedReadModel } from '../adapters/cache/cached-read-model.js'
+import { GatheredReads } from '../application/read/gathered-reads.js'
 import { BoundedReadModel } from '../application/read/bounded-read-model.js'
 import { systemClock } from '../adapters/clock/system-clock.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
@@ -33,13 +34,17 @@ import { TOKENS } from './tokens.js'
 const handlersOf = (config: IngestConfig): EventHandler[] =>
   consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId, { viewSources: config.viewSources }))
 
-/** The store's read model, bounded in concurrent reads, behind the read cache where the store can tell when its data changed. */
+/**
+ * The store's read model, bounded in concurrent reads, its name reads and unfiltered funnel reads
+ * gathered, behind the read cache where the store can tell when its data changed.
+ */
 const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock): ReadModel => {
   // a read still queued when its time limit has passed is dropped: the read API has answered 503 (or is about to)
   const bounded = new BoundedReadModel(store.readModel, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
+  const gathered = new GatheredReads(bounded)
   return store.dataVersions && readCache.maxEntries > 0
-    ? new CachedReadModel(bounded, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
-    : bounded
+    ? new CachedReadModel(gathered, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
+    : gathered
 }
 
 /** A store without parts (memory) is never under parts pressure. */

@@ -11,6 +11,8 @@ import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse
 import type { ViewSessionSource } from '../../src/adapters/clickhouse/merged-views.sql.js'
 import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
 import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
+import { BoundedReadModel } from '../../src/application/read/bounded-read-model.js'
+import { GatheredReads } from '../../src/application/read/gathered-reads.js'
 import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ReadModel } from '../../src/application/ports/read-model.port.js'
@@ -80,10 +82,11 @@ export const factStoreFixture = async (session: ClickHouseSession, source: ViewS
   return { store, readModel, forceMerge: () => forceMerge(session) }
 }
 
-/** The same, reading through the read cache the composition root puts in front of a single server. */
+/** The same, reading through what the composition root puts in front of a single server: the read cache, the gathered funnel reads, the bounds. */
 export const cachedFactStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
   const f = await factStoreFixture(session)
-  return { ...f, readModel: new CachedReadModel(f.readModel, new ClickHouseDataVersions(session), systemClock, { maxEntries: 1000, maxStaleMs: 0 }) }
+  const gathered = new GatheredReads(new BoundedReadModel(f.readModel, { maxConcurrent: 2, maxQueued: 100 }))
+  return { ...f, readModel: new CachedReadModel(gathered, new ClickHouseDataVersions(session), systemClock, { maxEntries: 1000, maxStaleMs: 0 }) }
 }
 
 export const stageProgressFixture = async (session: ClickHouseSession): Promise<StageProgressFixture> => {

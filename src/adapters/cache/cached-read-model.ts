@@ -5,7 +5,7 @@ import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Per
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
-import { freshBatchedReads } from './fresh-batched-reads.js'
+import { freshBatchedReads } from '../../application/read/fresh-batched-reads.js'
 import { freshReads } from './fresh-reads.js'
 
 /** The question a funnel read asks: every declared filter level in it, an absent one as null. */

@@ -99,14 +99,38 @@ export class ClickHouseReadModel implements ReadModel {
       const value = filter[key]
       if (value !== undefined) conditions.push(sql`${ident(FILTER_COLUMNS[key])} = ${uuid(value)}`)
     }
-    // Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.
-    const stages = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
     // unfiltered: one row per day of the developer (migration 0008), not one per property object and day
     const table = this.source === 'serving' && conditions.length === 3 ? 'funnel_developer_daily' : 'funnel_daily'
     const [row] = await this.select<Record<string, string>>(sql`
-      SELECT ${stages}
+      SELECT ${STAGE_COUNTS}
       FROM ${ident(this.session.database)}.${ident(table)}
       WHERE ${join(conditions, ' AND ')}`)
-    return Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts
+    return stageCounts(row)
+  }
+
+  /** One query per IDS_PER_QUERY developers, grouped by developer; a developer without rows counts zero. */
+  async funnelCountsOfDevelopers(developerIds: readonly Guid[], range: DateRange): Promise<ReadonlyMap<Guid, StageCounts>> {
+    const table = this.source === 'serving' ? 'funnel_developer_daily' : 'funnel_daily'
+    const unique = [...new Set(developerIds)]
+    const found = new Map<string, StageCounts>()
+    for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+      const ids = unique.slice(i, i + IDS_PER_QUERY)
+      const rows = await this.select<Record<string, string>>(sql`
+        SELECT toString(DeveloperId) AS developerId, ${STAGE_COUNTS}
+        FROM ${ident(this.session.database)}.${ident(table)}
+        WHERE DeveloperId IN (${join(ids.map(uuid), ', ')})
+          AND EventDate >= ${date(range.fromDate)} AND EventDate <= ${date(range.toDate)}
+        GROUP BY DeveloperId`)
+      for (const row of rows) found.set(row.developerId ?? '', stageCounts(row))
+    }
+    return new Map(unique.map((id) => [id, found.get(id) ?? stageCounts(undefined)]))
   }
 }
+
+/** Developers per gathered funnel query: its IN list stays far below the server's query size limit. */
+const IDS_PER_QUERY = 1000
+
+// Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.
+const STAGE_COUNTS = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
+
+const stageCounts = (row: Record<string, string> | undefined): StageCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts

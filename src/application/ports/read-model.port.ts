@@ -43,6 +43,12 @@ export interface ReadModel {
   /** Display names of a level's ids, latest version per id (argMax by Version); an unknown id is absent, a nameless one null. */
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>>
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>
+  /**
+   * The unfiltered funnels of many developers in one read, each equal to `funnelCounts(id, range, {})`;
+   * every asked id is in the answer. Optional: where a store has it, concurrent unfiltered funnel
+   * reads of one range are gathered into it (application/read/gathered-reads.ts).
+   */
+  funnelCountsOfDevelopers?(developerIds: readonly Guid[], range: DateRange): Promise<ReadonlyMap<Guid, StageCounts>>
 }
 
 /** The store ended a read that ran past its time limit: the caller may ask again later. */

@@ -30,10 +30,16 @@ export class BoundedReadModel implements ReadModel {
   private running = 0
   private readonly waiting: Waiting[] = []
 
+  /** Present where the store's is: the funnels of many developers in one turn. */
+  readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
+
   constructor(
     private readonly inner: ReadModel,
     private readonly bounds: ReadBounds,
-  ) {}
+  ) {
+    const many = inner.funnelCountsOfDevelopers?.bind(inner)
+    if (many) this.funnelCountsOfDevelopers = (developerIds, range) => this.inTurn(() => many(developerIds, range))
+  }
 
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
     return this.inTurn(() => this.inner.sessionTotals(developerId, period))

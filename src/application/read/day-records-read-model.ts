@@ -26,10 +26,15 @@ type Totals = { readonly sessions: SessionTotals; readonly views: ViewTotals }
 export class DayRecordsReadModel implements ReadModel {
   private readonly inFlight = new Map<string, Promise<Totals>>()
 
+  /** Present where the inner model's is. */
+  readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
+
   constructor(
     private readonly inner: ReadModel,
     private readonly store: DayRecordStore,
-  ) {}
+  ) {
+    this.funnelCountsOfDevelopers = inner.funnelCountsOfDevelopers?.bind(inner)
+  }
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
     const whole = wholeDays(period)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FactStore } from '../../application/ports/fact-store.port.js'
-import type { ReadModel, StageCounts } from '../../application/ports/read-model.port.js'
+import type { DateRange, ReadModel, StageCounts } from '../../application/ports/read-model.port.js'
+import type { Guid } from '../../domain/guid.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import { at, dimPath, funnelFact, id, sessionFact, viewFact } from './fact-rows.mother.js'
 
@@ -16,6 +17,10 @@ const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const T = at('2026-11-30T10:00:00Z')
 const zeroStages = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as Record<keyof StageCounts, number>
 const stages = (o: Partial<StageCounts>): StageCounts => ({ ...zeroStages, ...o })
+
+/** The store's read of many developers' funnels where it has one, else one read per developer. */
+const funnelsOfDevelopers = async (model: ReadModel, developerIds: readonly Guid[], range: DateRange): Promise<ReadonlyMap<Guid, StageCounts>> =>
+  model.funnelCountsOfDevelopers ? model.funnelCountsOfDevelopers(developerIds, range) : new Map(await Promise.all(developerIds.map(async (d) => [d, await model.funnelCounts(d, range, {})] as const)))
 
 /** One contract, every adapter: the same appends give the same answers. */
 export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFixture>): void => {
@@ -98,6 +103,42 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
       expect(await f.readModel.funnelCounts(dev, range, { layoutId: c.layoutId })).toEqual(stages({ Views: 1, DealsCompleted: 1 }))
       expect(await f.readModel.funnelCounts(dev, { fromDate: '2026-12-01', toDate: '2026-12-31' }, {})).toEqual(stages({ Views: 1 }))
       expect(await f.readModel.funnelCounts(id(), range, {})).toEqual(stages({}))
+    })
+
+    it("funnel: many developers' unfiltered funnels read at once equal each one's own read; an unknown developer counts zero", async () => {
+      const f = await fresh()
+      const [d1, d2, d3, unknown] = [id(), id(), id(), id()]
+      const [p1, p2, p3] = [dimPath(d1), dimPath(d2), dimPath(d3)]
+      const lead = id()
+      await f.store.append(
+        [
+          funnelFact('Views', p1, id(), at('2026-11-01T00:00:00Z')),
+          funnelFact('Views', p1, id(), at('2026-11-30T23:59:59Z')),
+          funnelFact('Leads', p1, lead, T),
+          funnelFact('Leads', dimPath(d1), lead, T),
+          funnelFact('Views', p2, id(), T),
+          funnelFact('Deals', p2, id(), at('2026-12-01T00:00:00Z')),
+          funnelFact('Bookings', p3, id(), at('2026-10-31T23:59:59Z')),
+        ],
+        T,
+      )
+      const range = { fromDate: '2026-11-01', toDate: '2026-11-30' }
+      const many = await funnelsOfDevelopers(f.readModel, [d1, d2, d3, unknown, d1], range)
+      expect(new Map(many)).toEqual(
+        new Map([
+          [d1, stages({ Views: 2, Leads: 1 })],
+          [d2, stages({ Views: 1 })],
+          [d3, stages({})],
+          [unknown, stages({})],
+        ]),
+      )
+      for (const d of [d1, d2, d3]) expect(many.get(d)).toEqual(await f.readModel.funnelCounts(d, range, {}))
+      expect(new Map(await funnelsOfDevelopers(f.readModel, [d2, d3], { fromDate: '2026-10-31', toDate: '2026-12-01' }))).toEqual(
+        new Map([
+          [d2, stages({ Views: 1, Deals: 1 })],
+          [d3, stages({ Bookings: 1 })],
+        ]),
+      )
     })
 
     it('funnel: a business key inserted twice counts once, before and after a forced merge', async () => {

@@ -2,9 +2,10 @@
  * freshReads for a read that takes many keys at once: every caller gets the result of a call
  * that started after its own call, with at most one call in flight; callers arriving while one
  * runs are gathered into the next, which asks for all of their keys together. Under load this
- * costs one call per round trip, however many keys are asked.
+ * costs one call per round trip, however many keys are asked. `onIdle` is called when a call
+ * settles with nobody waiting for the next.
  */
-export const freshBatchedReads = <K, V>(readMany: (keys: ReadonlySet<K>) => Promise<ReadonlyMap<K, V>>): ((key: K) => Promise<V | undefined>) => {
+export const freshBatchedReads = <K, V>(readMany: (keys: ReadonlySet<K>) => Promise<ReadonlyMap<K, V>>, onIdle?: () => void): ((key: K) => Promise<V | undefined>) => {
   let running: Promise<unknown> | undefined
   let next: { readonly keys: Set<K>; readonly result: Promise<ReadonlyMap<K, V>> } | undefined
   const start = (keys: ReadonlySet<K>): Promise<ReadonlyMap<K, V>> => {
@@ -15,7 +16,9 @@ export const freshBatchedReads = <K, V>(readMany: (keys: ReadonlySet<K>) => Prom
     )
     running = settled
     void settled.then(() => {
-      if (running === settled) running = undefined
+      if (running !== settled) return
+      running = undefined
+      if (!next) onIdle?.()
     })
     return call
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { freshBatchedReads } from '../../../../src/adapters/cache/fresh-batched-reads.js'
+import { freshBatchedReads } from '../../../src/application/read/fresh-batched-reads.js'
 
 describe('fresh batched reads', () => {
   const deferred = () => {

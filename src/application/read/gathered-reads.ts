@@ -1,0 +1,61 @@
+import type { UpperLevel } from '../../domain/dimension-upsert.js'
+import type { Guid } from '../../domain/guid.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
+import { freshBatchedReads } from './fresh-batched-reads.js'
+
+/**
+ * Reads of one kind that arrive together become one store read: the unfiltered funnels of one range
+ * (many developers, `funnelCountsOfDevelopers`) and the names of one level (the union of the ids).
+ * A batch of funnel events changes many developers' funnels at once, and a dimension write changes
+ * every name answer in the read cache: the dashboards' next reads all miss the cache and, one by
+ * one, would queue for the store, each a query of its own, where one query for all of them costs
+ * little more than one. A read is answered by a store read started after it arrived (the read cache
+ * above keys answers by versions taken before the read), with at most one store read of a kind at
+ * a time: the reads arriving meanwhile are gathered into the next. Filtered funnel reads, funnels
+ * of a store that cannot read many developers' at once, and the session metrics pass straight through.
+ */
+export class GatheredReads implements ReadModel {
+  private readonly gatherings = new Map<string, (key: Guid) => Promise<unknown>>()
+
+  constructor(private readonly inner: ReadModel) {}
+
+  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+    return this.inner.sessionTotals(developerId, period)
+  }
+
+  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+    return this.inner.viewTotals(developerId, period)
+  }
+
+  async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
+    const read = this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))
+    const names = await Promise.all(ids.map(async (id) => [id, await read(id)] as const))
+    // an unknown id stays absent, a nameless one is null
+    return new Map(names.filter((entry): entry is readonly [Guid, string | null] => entry[1] !== undefined))
+  }
+
+  async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
+    const many = this.inner.funnelCountsOfDevelopers?.bind(this.inner)
+    if (!many || HIERARCHY_FILTER_FIELDS.some((f) => filter[f] !== undefined)) return this.inner.funnelCounts(developerId, range, filter)
+    const read = this.gathering<StageCounts>(`funnel:${range.fromDate}/${range.toDate}`, (ids) => many([...ids], range))
+    const counts = await read(developerId)
+    if (!counts) throw new Error(`the store's funnels of ${range.fromDate}..${range.toDate} left out developer ${developerId}`)
+    return counts
+  }
+
+  /** The gathering of one kind of read; dropped once idle, so kinds asked once (a range) are not kept. */
+  private gathering<V>(kind: string, readMany: (keys: ReadonlySet<Guid>) => Promise<ReadonlyMap<Guid, V>>): (key: Guid) => Promise<V | undefined> {
+    const running = this.gatherings.get(kind)
+    if (running) return running as (key: Guid) => Promise<V | undefined>
+    const read = freshBatchedReads(readMany, () => {
+      if (this.gatherings.get(kind) === read) this.gatherings.delete(kind)
+    })
+    this.gatherings.set(kind, read)
+    return read
+  }
+
+  /** Kinds of read running or waiting (for tests: an idle kind is not kept). */
+  get kindsInFlight(): number {
+    return this.gatherings.size
+  }
+}
