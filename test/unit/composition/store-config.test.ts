@@ -11,12 +11,15 @@ import { CachedDimensionReader, DimensionFeedingFactStore } from '../../../src/a
 import { ClickHouseDimensionReader } from '../../../src/adapters/clickhouse/clickhouse-dimension-reader.js'
 import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
+import { GatheredReads } from '../../../src/application/read/gathered-reads.js'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
 
-/** Every read model the container makes is bounded (BoundedReadModel): the store's is inside. */
+/** Every read model the container makes is gathered over bounded (GatheredReads, BoundedReadModel): the store's is inside. */
 const innerOf = (m: unknown): unknown => {
-  if (!(m instanceof BoundedReadModel)) throw new Error(`not bounded: ${String(m)}`)
-  return (m as unknown as { inner: unknown }).inner
+  if (!(m instanceof GatheredReads)) throw new Error(`not gathered: ${String(m)}`)
+  const bounded = (m as unknown as { inner: unknown }).inner
+  if (!(bounded instanceof BoundedReadModel)) throw new Error(`not bounded: ${String(bounded)}`)
+  return (bounded as unknown as { inner: unknown }).inner
 }
 
 describe('store settings', () => {
