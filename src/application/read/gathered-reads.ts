@@ -5,7 +5,7 @@ import { freshBatchedReads } from './fresh-batched-reads.js'
 
 /**
  * Reads of one kind that arrive together become one store read: the unfiltered funnels of one range
- * (many developers, `funnelCountsOfDevelopers`) and the names of one level (the union of the ids).
+ * (many developers, `funnelCountsOfDevelopers`) and the names of one level (each read of one id).
  * A batch of funnel events changes many developers' funnels at once, and a dimension write changes
  * every name answer in the read cache: the dashboards' next reads all miss the cache and, one by
  * one, would queue for the store, each a query of its own, where one query for all of them costs
@@ -27,11 +27,13 @@ export class GatheredReads implements ReadModel {
     return this.inner.viewTotals(developerId, period)
   }
 
+  /** A read of one id's name is gathered; a read of several is one store read already. */
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
-    const read = this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))
-    const names = await Promise.all(ids.map(async (id) => [id, await read(id)] as const))
+    const [id] = ids
+    if (ids.length !== 1 || id === undefined) return this.inner.dimensionNames(level, ids)
+    const name = await this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))(id)
     // an unknown id stays absent, a nameless one is null
-    return new Map(names.filter((entry): entry is readonly [Guid, string | null] => entry[1] !== undefined))
+    return name === undefined ? new Map() : new Map([[id, name]])
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {

@@ -91,30 +91,27 @@ describe('GatheredReads', () => {
     expect(await again).toEqual(counts(dev(2), 3))
   })
 
-  it("gathers name reads per level: one store read of the union of their ids, each caller answered its own ids (unknown absent, nameless null)", async () => {
+  it("gathers one-id name reads per level into one store read of their ids (unknown absent, nameless null); a read of several ids passes straight", async () => {
     const s = heldStore()
     const gathered = new GatheredReads(s.store)
     const first = gathered.dimensionNames('developer', [dev(1)])
-    const reads = [gathered.dimensionNames('developer', [dev(2), dev(404)]), gathered.dimensionNames('developer', [dev(0), dev(1)]), gathered.dimensionNames('project', [dev(3)])]
+    const reads = [dev(2), dev(404), dev(0), dev(1)].map((d) => gathered.dimensionNames('developer', [d]))
+    const project = gathered.dimensionNames('project', [dev(3)])
+    const several = gathered.dimensionNames('developer', [dev(5), dev(6)])
     await tick()
     expect(s.calls.map((c) => [c.range?.fromDate, c.ids])).toEqual([
       ['developer', [dev(1)]],
       ['project', [dev(3)]],
+      ['developer', [dev(5), dev(6)]],
     ])
     s.calls[0]?.finish()
     expect(await first).toEqual(new Map([[dev(1), 'developer 1 #1']]))
     await tick()
-    expect(s.calls.map((c) => c.ids)).toEqual([[dev(1)], [dev(3)], [dev(2), dev(404), dev(0), dev(1)]])
-    s.calls[2]?.finish()
-    s.calls[1]?.finish()
-    expect(await Promise.all(reads)).toEqual([
-      new Map([[dev(2), 'developer 2 #3']]),
-      new Map([
-        [dev(0), null],
-        [dev(1), 'developer 1 #3'],
-      ]),
-      new Map([[dev(3), 'project 3 #2']]),
-    ])
+    expect(s.calls.map((c) => c.ids)).toEqual([[dev(1)], [dev(3)], [dev(5), dev(6)], [dev(2), dev(404), dev(0), dev(1)]])
+    s.calls.slice(1).forEach((c) => c.finish())
+    expect(await Promise.all(reads)).toEqual([new Map([[dev(2), 'developer 2 #4']]), new Map(), new Map([[dev(0), null]]), new Map([[dev(1), 'developer 1 #4']])])
+    expect(await project).toEqual(new Map([[dev(3), 'project 3 #2']]))
+    expect(await several).toEqual(new Map([[dev(5), 'developer 5 #3'], [dev(6), 'developer 6 #3']]))
     await tick()
     expect(gathered.kindsInFlight).toBe(0)
   })
