@@ -17,7 +17,12 @@ import { freshBatchedReads } from './fresh-batched-reads.js'
 export class GatheredReads implements ReadModel {
   private readonly gatherings = new Map<string, (key: Guid) => Promise<unknown>>()
 
-  constructor(private readonly inner: ReadModel) {}
+  /** The store's read of many developers' funnels, where it has one. */
+  private readonly funnelsOf?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
+
+  constructor(private readonly inner: ReadModel) {
+    this.funnelsOf = inner.funnelCountsOfDevelopers?.bind(inner)
+  }
 
   sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
     return this.inner.sessionTotals(developerId, period)
@@ -37,7 +42,7 @@ export class GatheredReads implements ReadModel {
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
-    const many = this.inner.funnelCountsOfDevelopers?.bind(this.inner)
+    const many = this.funnelsOf
     if (!many || HIERARCHY_FILTER_FIELDS.some((f) => filter[f] !== undefined)) return this.inner.funnelCounts(developerId, range, filter)
     const read = this.gathering<StageCounts>(`funnel:${range.fromDate}/${range.toDate}`, (ids) => many([...ids], range))
     const counts = await read(developerId)
