@@ -1,14 +1,15 @@
--- 0012: day records of session metrics (issue 45, domain/day-records.ts), replacing 0011's states
--- kept at ingest. With DEV_STATS_SESSION_DAY_SUMMARIES on, the serving step raises, after the
--- serving rows and before the offsets, per-day write counts beside developer_writes; a read of
--- whole days uses the stored record of each day whose counts are unchanged since it was computed,
--- and computes and stores the others from the serving rows (docs/clickhouse.md, Day summaries).
+-- 0012: day records of session metrics (domain/day-records.ts). The serving step raises, after the
+-- serving rows and before the offsets, per-developer write counts; a read of whole days uses the
+-- stored record of each day whose counts are unchanged since it was computed, and computes and
+-- stores the others from the serving rows (docs/clickhouse.md, Day records).
 --   developer_day_writes: rows written under a developer's key, a view row on its EventTime day, a
---     session row on every day of its session's span (on its views' days when written for them);
+--     session row on every day of its session's span (on its views' days when written for them),
+--     and per source (views, sessions, funnel) the developer's total on 1970-01-01: the read
+--     cache's version of the developer's answers;
 --   developer_day_records: a developer-day's views, the sessions whose first view day it is and
 --     the sessions with a view on it that began earlier, stamped with the counts it was computed
---     at over its window (WindowFirst - 1 to Day + 1 for views, Day for sessions); the highest
---     stamp wins.
+--     at over its window (WindowFirst - 1 to Day + 1 for views, Day for sessions); the one
+--     computed last (Version: the time it was computed) wins.
 -- Statements end with ";" at the end of a line. Idempotent (IF NOT EXISTS).
 CREATE TABLE IF NOT EXISTS pin_dev_stats.developer_day_writes
 (
@@ -49,19 +50,3 @@ ENGINE = ReplacingMergeTree(Version)
 PARTITION BY toYYYYMM(Day)
 ORDER BY (KeyDeveloperId, Day)
 SETTINGS index_granularity = 256;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_session_views_mv;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_spanning_sessions_mv;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_view_states;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_session_views;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_session_states;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_spanning_sessions;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_day_items;
-
-DROP TABLE IF EXISTS pin_dev_stats.developer_day_summaries;

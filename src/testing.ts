@@ -10,7 +10,7 @@ export { InMemoryReadModel, type InMemoryViewSessionSource } from './adapters/me
 export { InMemoryServingIndex } from './adapters/memory/in-memory-serving-index.js'
 export { ServingFactStore } from './application/serving/serving-fact-store.js'
 export type { ServingIndex } from './application/ports/serving-index.port.js'
-export type { DeveloperDayWrite, DeveloperWrite, DeveloperSource } from './domain/developer-writes.js'
+export type { DeveloperWrite, DeveloperSource } from './domain/developer-writes.js'
 export type { StoredDayRecord } from './application/ports/day-records.port.js'
 export type { CarryIn, DayRecord, DayStamp } from './domain/day-records.js'
 export type { ServingViewRow, ServingSessionRow, ViewLink, SessionLink, DayedSessionLink, SessionDeveloperLink, DayNumber } from './domain/serving-links.js'

@@ -18,8 +18,6 @@
 //      (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts), without and with
 //      DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
 //      Before each load, every developer's first read is timed on its own (10 at a time).
-// BENCH_DAY_SUMMARIES=1: with DEV_STATS_SESSION_DAY_SUMMARIES on (the day records backfilled
-// before the reads, the API reading whole days from them, the writer raising the per-day counts).
 // BENCH_KEEP=1 keeps the database; BENCH_DATABASE=<name> reuses a kept one (refused unless loaded
 // completely at the same --scale, --heavy and data layout; partitions the last run's writer split
 // are merged first). BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY=<route text>, BENCH_SINGLE_READS,
@@ -31,8 +29,7 @@ import autocannon from 'autocannon'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
-import { backfillServing } from '../../src/adapters/clickhouse/serving-backfill.js'
-import { servingFactStore, summarizedStore } from '../../test/support/clickhouse.js'
+import { servingFactStore } from '../../test/support/clickhouse.js'
 import { checkLoaded, developerId, developersAt, HEAVY_DEVELOPER, loadBenchData, settle, sizesAt } from './load.js'
 import { parseReadOptions } from './options.js'
 import { printSingle, singleReads } from './single.js'
@@ -46,8 +43,6 @@ const url = process.env.DEV_STATS_CLICKHOUSE_URL ?? 'http://127.0.0.1:18123'
 const reuse = process.env.BENCH_DATABASE
 const database = reuse ?? `bench_read_${Date.now().toString(36)}`
 const { duration, connections, scale, heavy } = options
-// BENCH_DAY_SUMMARIES=1: DEV_STATS_SESSION_DAY_SUMMARIES on (the API, the writer), the day records backfilled first
-const daySummaries = process.env.BENCH_DAY_SUMMARIES === '1'
 const DEVELOPERS = developersAt(scale)
 const secret = `bench-read-${'x'.repeat(32)}`
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -71,7 +66,7 @@ const CACHES = [
 const startApi = async (cache: { entries: number; maxStaleSeconds: number }, clickhouseUrl = url): Promise<{ port: number; stop: () => Promise<void> }> => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/read/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_DAY_SUMMARIES: daySummaries ? '1' : '0', BENCH_CLICKHOUSE_URL: clickhouseUrl, BENCH_DATABASE: database, BENCH_SECRET: secret, BENCH_READ_CACHE_ENTRIES: String(cache.entries), BENCH_READ_CACHE_MAX_STALE_SECONDS: String(cache.maxStaleSeconds) },
+    env: { ...process.env, BENCH_CLICKHOUSE_URL: clickhouseUrl, BENCH_DATABASE: database, BENCH_SECRET: secret, BENCH_READ_CACHE_ENTRIES: String(cache.entries), BENCH_READ_CACHE_MAX_STALE_SECONDS: String(cache.maxStaleSeconds) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
@@ -163,7 +158,7 @@ const main = async (): Promise<void> => {
       await checkLoaded(session, scale, heavy)
       loaded = true
       log(`reusing the data of ${reuse}`)
-      // a database loaded before the latest migrations gets them (no data moves: 0011's tables start empty)
+      // a database loaded before the latest migrations gets them (no data moves)
       const applied = await migrate(session)
       if (applied.length > 0) log(`applied ${applied.join(', ')}`)
       await settle(url, session, log)
@@ -171,12 +166,6 @@ const main = async (): Promise<void> => {
       await migrate(session)
       await loadBenchData(url, session, scale, log, heavy)
       loaded = true
-    }
-    if (daySummaries) {
-      const started = Date.now()
-      await backfillServing(session, () => undefined, { daySummaries: true })
-      log(`day records: every month of serving rows recorded in ${((Date.now() - started) / 1000).toFixed(1)} s (months done before are skipped)`)
-      await settle(url, session, log)
     }
     const tokens = await Promise.all(Array.from({ length: DEVELOPERS }, (_, d) => signToken(developerId(d), secret)))
     const heavyToken = heavy > 0 ? await signToken(developerId(HEAVY_DEVELOPER), secret) : undefined
@@ -199,7 +188,7 @@ const main = async (): Promise<void> => {
     if (options.onlySingle) return
 
     writeSession = serverSession({ url, user: 'default', password: '', database })
-    const writes = daySummaries ? summarizedStore(writeSession).store : servingFactStore(writeSession)
+    const writes = servingFactStore(writeSession)
     const rows: Row[] = []
     for (const cache of CACHES) {
       api = await startApi(cache)

@@ -1,16 +1,16 @@
 // The read benchmark's host: the read API plugin on a Fastify server of its own, over the read
 // side the library composes for a host (createDevStatsIngest: the ClickHouse read model behind the
-// read cache unless BENCH_READ_CACHE_ENTRIES=0; BENCH_READ_CACHE_MAX_STALE_SECONDS; the day summaries
-// with BENCH_DAY_SUMMARIES=1) on the bench database. Prints `listening <port>`
+// read cache unless BENCH_READ_CACHE_ENTRIES=0; BENCH_READ_CACHE_MAX_STALE_SECONDS; whole days from the day
+// records) on the bench database. Prints `listening <port>`
 // once ready; stops on SIGTERM.
 import Fastify from 'fastify'
 import type { AddressInfo } from 'node:net'
 import { createTokenVerifier, readApiPlugin } from '../../src/adapters/http/read-api/index.js'
 import { createDevStatsIngest } from '../../src/composition/create-dev-stats-ingest.js'
 
-const { BENCH_CLICKHOUSE_URL: url = '', BENCH_DATABASE: database = '', BENCH_SECRET: secret = '', BENCH_READ_CACHE_ENTRIES: entries = '10000', BENCH_READ_CACHE_MAX_STALE_SECONDS: stale = '0', BENCH_DAY_SUMMARIES: daySummaries = '0' } = process.env
+const { BENCH_CLICKHOUSE_URL: url = '', BENCH_DATABASE: database = '', BENCH_SECRET: secret = '', BENCH_READ_CACHE_ENTRIES: entries = '10000', BENCH_READ_CACHE_MAX_STALE_SECONDS: stale = '0' } = process.env
 const ingest = createDevStatsIngest({
-  config: { store: 'clickhouse', clickhouse: { url, database }, readCache: { maxEntries: Number(entries), maxStaleSeconds: Number(stale) }, sessionDaySummaries: daySummaries === '1' },
+  config: { store: 'clickhouse', clickhouse: { url, database }, readCache: { maxEntries: Number(entries), maxStaleSeconds: Number(stale) } },
 })
 const app = Fastify()
 await app.register(readApiPlugin, {

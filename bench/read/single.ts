@@ -267,7 +267,7 @@ const differences = (answers: readonly Answer[]): string[] => {
 }
 
 export const CONTENDER_NAMES: Readonly<Record<Contender, string>> = {
-  http: `HTTP API, ${process.env.BENCH_DAY_SUMMARIES === '1' ? 'day records' : 'serving'} (cache off)`,
+  http: 'HTTP API (cache off)',
   serving: 'in-process, serving',
   facts: 'in-process, facts (before)',
 }

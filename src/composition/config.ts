@@ -73,7 +73,6 @@ export const convertEnv = (env: Env): IngestConfig => ({
   // the feature flag dev-stats.funnel.enabled, off by default
   funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
   // off by default (docs/clickhouse.md, Day summaries)
-  sessionDaySummaries: bool(env, 'DEV_STATS_SESSION_DAY_SUMMARIES', false),
   viewSources: list(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
   logLevel: text(env, 'DEV_STATS_LOG_LEVEL', 'info'),
   engine: {

@@ -21,6 +21,9 @@ import { systemClock } from '../adapters/clock/system-clock.js'
 import { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { OtelTracer } from '../adapters/observability/otel-tracer.js'
 import { PinoLogger } from '../adapters/observability/pino-logger.js'
+import { DayRecordsReadModel } from '../application/read/day-records-read-model.js'
+import type { IngestMetrics } from '../application/ports/metrics.port.js'
+import type { Logger } from '../application/ports/logger.port.js'
 import { PromMetrics } from '../adapters/observability/prom-metrics.js'
 import { InMemoryBroker } from '../adapters/memory/in-memory-broker.js'
 import { brokerAdaptersFor, provisioned, type BrokerAdapters } from './broker.factory.js'
@@ -35,12 +38,14 @@ const handlersOf = (config: IngestConfig): EventHandler[] =>
   consumersOf(config).map(({ spec, topics, groupId }) => spec.handler(topics.source, groupId, { viewSources: config.viewSources }))
 
 /**
- * The store's read model, bounded in concurrent reads, its name reads and unfiltered funnel reads
- * gathered, behind the read cache where the store can tell when its data changed.
+ * The store's read model, whole days of session metrics from its day records where it keeps them,
+ * bounded in concurrent reads, its name reads and unfiltered funnel reads gathered, behind the
+ * read cache where the store can tell when its data changed.
  */
-const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock): ReadModel => {
+const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestConfig, clock: Clock, notStored: (e: unknown) => void): ReadModel => {
+  const records = store.dayRecords ? new DayRecordsReadModel(store.readModel, store.dayRecords, notStored) : store.readModel
   // a read still queued when its time limit has passed is dropped: the read API has answered 503 (or is about to)
-  const bounded = new BoundedReadModel(store.readModel, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
+  const bounded = new BoundedReadModel(records, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
   const gathered = new GatheredReads(bounded)
   return store.dataVersions && readCache.maxEntries > 0
     ? new CachedReadModel(gathered, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
@@ -100,7 +105,12 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
   c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
-  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock)))
+  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) =>
+    readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock), (e) => {
+      ctx.get<IngestMetrics>(TOKENS.Metrics).dayRecordsNotStored?.()
+      ctx.get<Logger>(TOKENS.Logger).warn({ err: e instanceof Error ? e.message : String(e) }, 'day records computed by a read not stored; a later read computes them again')
+    }),
+  )
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
   // the dimension consumers run here; without one they end after their attempts alone.

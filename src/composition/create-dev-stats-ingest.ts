@@ -20,7 +20,6 @@ import { resolveConfig, type IngestSettings } from './config-input.js'
 import { createContainer } from './container.js'
 import { LinkRetention } from '../application/serving/link-retention.js'
 import { ServingReconciliation } from '../application/serving/serving-reconciliation.js'
-import { SessionDaysOffHeartbeat } from '../application/serving/session-days-off-heartbeat.js'
 import { ingestOps } from './ingest-ops.js'
 import type { PortOverrides } from './port-overrides.js'
 import { clickhouseStartupFailure, explainClickHouseFailure, explainKafkaFailure } from './startup-errors.js'
@@ -112,7 +111,6 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
         breaches: (b) => metrics.servingBreaches(b),
       })
     : undefined
-  const offMode = config.sessionDaySummaries ? undefined : new SessionDaysOffHeartbeat((signal) => store.recordSessionDaysMode(signal), logger)
   const ops = ingestOps({
     service,
     registry,
@@ -134,7 +132,6 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       await store.probe()
       pending = await store.pendingMigrations()
       incomplete = pending.length === 0 ? await store.servingIncomplete() : undefined
-      if (pending.length === 0 && incomplete === undefined) await store.recordSessionDaysMode()
     } catch (e) {
       const failure = config.store === 'clickhouse' ? await clickhouseStartupFailure(e, config) : undefined
       throw new StartupError('store-unreachable', `cannot reach ${storeAt(config)}: ${explainClickHouseFailure(e, config, failure)}`, {
@@ -162,7 +159,6 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     if (store.pressure) pressure.start()
     retention?.start()
     reconciliation?.start()
-    offMode?.start()
     try {
       await service.start()
     } catch (e) {
@@ -184,8 +180,7 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
       pressure.stop()
       retention?.stop()
       reconciliation?.stop()
-      // after the consumers' last writes (a summarizing backfill must start after it to count), beside the broker's close
-      await Promise.all([broker.close(), started ? offMode?.last() : undefined])
+      await broker.close()
       await store.close()
     })())
 

@@ -19,12 +19,6 @@ export interface IngestConfig {
   /** DEV_STATS_STORE=embedded: ClickHouse in-process (chdb) with its own data directory. */
   readonly embedded: { readonly path: string }
   readonly funnelEnabled: boolean
-  /**
-   * DEV_STATS_SESSION_DAY_SUMMARIES: the ingest raises per-developer, per-day write counts and
-   * whole-day reads answer from day records of session metrics kept while their days are
-   * unchanged (a read costs its days, not the developer's sessions).
-   */
-  readonly sessionDaySummaries: boolean
   readonly logLevel: string
   readonly engine: EngineConfig
   /** Per registered consumer (by key): DEV_STATS_TOPIC_<key> / DEV_STATS_GROUP_<key>. */

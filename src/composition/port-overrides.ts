@@ -48,7 +48,7 @@ export const withOverrides = {
       close: async () => undefined,
     }
   },
-  store: ({ dataVersions, ...s }: StoreAdapters, o: PortOverrides): StoreAdapters => ({
+  store: ({ dataVersions, dayRecords, ...s }: StoreAdapters, o: PortOverrides): StoreAdapters => ({
     ...s,
     factStore: o.factStore ?? s.factStore,
     dimensionReader: o.dimensionReader ?? s.dimensionReader,
@@ -56,5 +56,7 @@ export const withOverrides = {
     stageProgress: o.stageProgress ?? s.stageProgress,
     // the store's versions say nothing about a host's own read model
     ...(dataVersions && !o.readModel ? { dataVersions } : {}),
+    // records are checked against the counts the store's own fact store raises
+    ...(dayRecords && !o.readModel && !o.factStore ? { dayRecords } : {}),
   }),
 }

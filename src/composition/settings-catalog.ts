@@ -118,7 +118,6 @@ export const SETTING_GROUPS: readonly Group[] = [
       { env: 'DEV_STATS_READ_QUERY_TIMEOUT_SECONDS', meaning: "the store ends a read, or a read cache's version probe, running longer (ClickHouse's `max_execution_time`; the read API answers 503 `read-timeout`)" },
       { env: 'DEV_STATS_READ_CACHE_ENTRIES', meaning: "read answers kept while the store's data behind them is unchanged; `0`: no cache" },
       { env: 'DEV_STATS_READ_CACHE_MAX_STALE_SECONDS', meaning: 'an answer the store confirmed this recently is served without asking again; `0`: every read asks' },
-      { env: 'DEV_STATS_SESSION_DAY_SUMMARIES', default: '`false`', range: '`true` or `false` (also 1/0, on/off, yes/no)', meaning: "the ingest raises per-developer, per-day write counts before committing each batch, and whole-day reads answer from day records of session metrics, computed and stored for the days written since: a year's read costs its days, not the developer's sessions (docs/clickhouse.md, Day summaries). Every instance on a store the same; turned on for a store with data, `backfill` first (start and check refuse until it has)" },
     ],
   },
   {

@@ -17,19 +17,18 @@ import { ServingFactStore } from '../application/serving/serving-fact-store.js'
 import type { InMemoryTables } from '../adapters/memory/in-memory-tables.js'
 import { sql } from '../adapters/clickhouse/sql-fragment.js'
 import { migrate, pendingMigrations } from '../adapters/clickhouse/clickhouse-migrator.js'
-import { recordSessionDaysMode, servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
-import { DayRecordsReadModel } from '../application/read/day-records-read-model.js'
+import { servingIncomplete } from '../adapters/clickhouse/serving-completeness.js'
+import type { DayRecordStore } from '../application/ports/day-records.port.js'
 import { InMemoryDayRecords } from '../adapters/memory/in-memory-day-records.js'
 import type { IngestConfig } from './config.js'
 
 // A round trip every time (the session caches its connection): also the readiness check's ping.
-const withProbe = (a: ClickHouseAdapters, daySummaries: boolean): StoreAdapters => ({
+const withProbe = (a: ClickHouseAdapters): StoreAdapters => ({
   ...a,
   probe: async () => void (await a.session.select(sql`SELECT 1 AS ok`)),
   migrate: () => migrate(a.session),
   pendingMigrations: () => pendingMigrations(a.session),
-  servingIncomplete: () => servingIncomplete(a.session, { daySummaries }),
-  recordSessionDaysMode: (signal) => recordSessionDaysMode(a.session, daySummaries, signal),
+  servingIncomplete: () => servingIncomplete(a.session),
   close: async () => void (await Promise.all([a.session.close(), a.readSession === a.session ? undefined : a.readSession.close()])),
 })
 
@@ -38,6 +37,8 @@ export interface StoreAdapters {
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
   readonly stageProgress: StageProgressReader
+  /** Day records of session metrics and the counts that stamp them, where the store keeps them: whole days are read from them. */
+  readonly dayRecords?: DayRecordStore
   /** What the store holds now, where it can tell (a single ClickHouse server, the embedded one): lets reads be cached. */
   readonly dataVersions?: DataVersionReader
   /** Active parts per partition, where the store has parts (ClickHouse): inserts grow under pressure. */
@@ -54,8 +55,6 @@ export interface StoreAdapters {
   readonly pendingMigrations: () => Promise<readonly string[]>
   /** Why the serving tables miss stored facts (a backfill not finished), or undefined: the service refuses to start while they do. */
   readonly servingIncomplete: () => Promise<string | undefined>
-  /** After servingIncomplete passed: whether this instance's writes keep the day summaries, for later starts (serving-completeness.ts); `signal` ends the request. */
-  readonly recordSessionDaysMode: (signal?: AbortSignal) => Promise<void>
   /** Releases the store's connections (the server's keep-alive sockets, chdb's session). */
   readonly close: () => Promise<void>
 }
@@ -65,24 +64,24 @@ export interface StoreAdapters {
  * on first use (chdb's native library is not even loaded before that).
  */
 export const storeFor = (config: IngestConfig, tables: () => InMemoryTables): StoreAdapters => {
-  const options = { readTimeoutSeconds: config.readQueries.timeoutSeconds, daySummaries: config.sessionDaySummaries }
+  const options = { readTimeoutSeconds: config.readQueries.timeoutSeconds }
   switch (config.store) {
     case 'clickhouse':
-      return withProbe(serverAdapters(config.clickhouse, options, config.readQueries.maxConcurrent), config.sessionDaySummaries)
+      return withProbe(serverAdapters(config.clickhouse, options, config.readQueries.maxConcurrent))
     case 'embedded':
-      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, options), config.sessionDaySummaries)
+      return withProbe(embeddedAdapters({ path: config.embedded.path, database: config.clickhouse.database }, options))
     case 'memory': {
       const t = tables()
       return {
-        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t), config.sessionDaySummaries),
+        factStore: new ServingFactStore(new InMemoryFactStore(t), new InMemoryServingIndex(t)),
         dimensionReader: new InMemoryDimensionReader(t),
-        readModel: config.sessionDaySummaries ? new DayRecordsReadModel(new InMemoryReadModel(t), new InMemoryDayRecords(t)) : new InMemoryReadModel(t),
+        readModel: new InMemoryReadModel(t),
+        dayRecords: new InMemoryDayRecords(t),
         stageProgress: new InMemoryStageProgressReader(t),
         probe: async () => undefined,
         migrate: async () => [],
         pendingMigrations: async () => [],
         servingIncomplete: async () => undefined,
-        recordSessionDaysMode: async () => undefined,
         close: async () => undefined,
       }
     }

@@ -50,7 +50,7 @@ export interface DayRecord {
 /**
  * What a day's record was computed from, as counts that only grow: the view rows written under the
  * developer's key on [windowFirst − 1, day + 1], the session rows counted on the day, and a token
- * the removal of rows changes. Equal stamps, equal records.
+ * the removal of rows from those days changes. Equal stamps, equal records.
  */
 export interface DayStamp {
   readonly viewWrites: number
@@ -58,24 +58,45 @@ export interface DayStamp {
   readonly removals: string
 }
 
+/**
+ * What removed rows (a dropped partition, a TRUNCATE, a mutation, a re-created table, rows written
+ * outside the counts) changed, as tokens: one per month of the days' partitions ('YYYYMM') and one
+ * for everything else, so a month's first insert or a dropped month stales only the records whose
+ * windows reach into it.
+ */
+export interface Removals {
+  readonly months: ReadonlyMap<string, string>
+  readonly other: string
+}
+
 /** The write counts of a developer's days (DayNumber → rows), as the store holds them now. */
 export interface DayWrites {
   readonly views: ReadonlyMap<DayNumber, number>
   readonly sessions: ReadonlyMap<DayNumber, number>
-  readonly removals: string
+  readonly removals: Removals
+  /**
+   * False while rows may be written that raise no count (an instance of a build before the counts,
+   * still running): records are then neither trusted nor stored, the serving rows answer.
+   */
+  readonly counted: boolean
 }
 
 /** The widest day range whose write counts the stamps of [first, last] read. */
 export const stampDays = (first: DayNumber, last: DayNumber): { readonly first: DayNumber; readonly last: DayNumber } => ({ first: first - RECORD_LOOKBACK_DAYS - 1, last: last + 1 })
 
-/** Whether a day has view rows: a day without any has an empty record and needs none. */
-export const hasViews = (writes: DayWrites, day: DayNumber): boolean => (writes.views.get(day) ?? 0) > 0
+/** A UTC day's month as ClickHouse's toYYYYMM partitions name it. */
+export const monthOf = (day: DayNumber): string => new Date(Math.max(0, day) * 86_400_000).toISOString().slice(0, 7).replace('-', '')
 
 /** The stamp of a day's record whose view window starts on `windowFirst`, from the write counts now. */
 export const stampOf = (writes: DayWrites, day: DayNumber, windowFirst: DayNumber): DayStamp => {
   let viewWrites = 0
-  for (let d = windowFirst - 1; d <= day + 1; d++) viewWrites += writes.views.get(d) ?? 0
-  return { viewWrites, sessionWrites: writes.sessions.get(day) ?? 0, removals: writes.removals }
+  const months = new Set<string>()
+  for (let d = windowFirst - 1; d <= day + 1; d++) {
+    viewWrites += writes.views.get(d) ?? 0
+    months.add(monthOf(d))
+  }
+  const removals = [writes.removals.other, ...[...months].map((m) => `${m}:${writes.removals.months.get(m) ?? ''}`)].join(' ')
+  return { viewWrites, sessionWrites: writes.sessions.get(day) ?? 0, removals }
 }
 
 export const sameStamp = (a: DayStamp, b: DayStamp): boolean => a.viewWrites === b.viewWrites && a.sessionWrites === b.sessionWrites && a.removals === b.removals

@@ -69,22 +69,22 @@ export const forceMerge = async (session: ClickHouseSession): Promise<void> => {
 /** The fact store as the composition root builds it: the facts, then the serving rows (migration 0008). */
 export const servingFactStore = (session: ClickHouseSession): FactStore => new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
 
-/** The same raising the per-day counts after the serving rows, and the read model answering whole days from day records (migration 0012), as DEV_STATS_SESSION_DAY_SUMMARIES composes them. */
-export const summarizedStore = (session: ClickHouseSession): { store: FactStore; readModel: ReadModel } => ({
-  store: new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session), true),
+/** The same with the read model the composition root builds on it: whole days from day records (migration 0012), the rest from the serving rows. */
+export const recordsStore = (session: ClickHouseSession): { store: FactStore; readModel: ReadModel } => ({
+  store: servingFactStore(session),
   readModel: new DayRecordsReadModel(new ClickHouseReadModel(session, 'serving'), new ClickHouseDayRecords(session)),
 })
 
-/** Reads from the serving tables (the default), from the raw facts (the definition, the oracle), or whole days from the day records. */
-export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource | 'summaries' = 'serving'): Promise<FactStoreFixture> => {
+/** Reads from the serving tables, from the raw facts (the definition, the oracle), or whole days from the day records (as composed). */
+export const factStoreFixture = async (session: ClickHouseSession, source: ViewSessionSource | 'records' = 'serving'): Promise<FactStoreFixture> => {
   await resetDatabase(session)
-  const { store, readModel } = source === 'summaries' ? summarizedStore(session) : { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source) }
+  const { store, readModel } = source === 'records' ? recordsStore(session) : { store: servingFactStore(session), readModel: new ClickHouseReadModel(session, source) }
   return { store, readModel, forceMerge: () => forceMerge(session) }
 }
 
-/** The same, reading through what the composition root puts in front of a single server: the read cache, the gathered funnel reads, the bounds. */
+/** The same, reading through what the composition root puts in front of a single server: the read cache, the gathered funnel reads, the bounds, the day records. */
 export const cachedFactStoreFixture = async (session: ClickHouseSession): Promise<FactStoreFixture> => {
-  const f = await factStoreFixture(session)
+  const f = await factStoreFixture(session, 'records')
   const gathered = new GatheredReads(new BoundedReadModel(f.readModel, { maxConcurrent: 2, maxQueued: 100 }))
   return { ...f, readModel: new CachedReadModel(gathered, new ClickHouseDataVersions(session), systemClock, { maxEntries: 1000, maxStaleMs: 0 }) }
 }

@@ -165,12 +165,12 @@ export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: 
           const rows = b.rows.map((r) => factOf(ids, r, times))
           const at = (1_800_000_000 + b.ingestionSecond) * 1000
           if (b.crashAt !== null) {
-            await new ServingFactStore(facts, racing(serving, delay, b.crashAt), true).append(rows, at).catch((e: unknown) => {
+            await new ServingFactStore(facts, racing(serving, delay, b.crashAt)).append(rows, at).catch((e: unknown) => {
               if (!(e instanceof Error && e.message.includes('killed'))) throw e
             })
           }
           // delivered (again): its facts collapse, its serving step runs again
-          await new ServingFactStore(facts, racing(serving, delay), true).append(rows, at + (b.crashAt === null ? 0 : 1000))
+          await new ServingFactStore(facts, racing(serving, delay)).append(rows, at + (b.crashAt === null ? 0 : 1000))
           if (b.read) {
             const [developer, offset, days] = b.read
             const period = { from: (day0 + offset) * DAY, to: (day0 + offset + days + 1) * DAY }

@@ -175,7 +175,6 @@ export const failing = (inner: ServingIndex): ServingIndex & { failures: number 
     sessionLinks: async (...a: Parameters<ServingIndex['sessionLinks']>) => (wrapped.fail(), inner.sessionLinks(...a)),
     write: (...a: Parameters<ServingIndex['write']>) => inner.write(...a),
     written: (...a: Parameters<ServingIndex['written']>) => inner.written(...a),
-    writtenOnDays: (...a: Parameters<ServingIndex['writtenOnDays']>) => inner.writtenOnDays(...a),
   }
   return wrapped
 }

@@ -18,7 +18,7 @@ import { migrate } from './clickhouse-migrator.js'
 import { ClickHouseReadModel } from './clickhouse-read-model.js'
 import { ClickHouseServingIndex } from './clickhouse-serving-index.js'
 import { ServingFactStore } from '../../application/serving/serving-fact-store.js'
-import { DayRecordsReadModel } from '../../application/read/day-records-read-model.js'
+import type { DayRecordStore } from '../../application/ports/day-records.port.js'
 import { ClickHouseDayRecords } from './clickhouse-day-records.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { embeddedSession, type EmbeddedSettings } from './embedded-session.factory.js'
@@ -32,6 +32,7 @@ export interface ClickHouseAdapters {
   readonly factStore: FactStore
   readonly dimensionReader: DimensionReader
   readonly readModel: ReadModel
+  readonly dayRecords: DayRecordStore
   readonly stageProgress: StageProgressReader
   /** Absent on a cluster: one server's system.parts does not see the other shards' writes. */
   readonly dataVersions?: DataVersionReader
@@ -41,22 +42,20 @@ export interface ClickHouseAdapters {
   readonly reconcile: { readonly gaps: ServingGaps; readonly serving: ServingIndex }
 }
 
-/** DEV_STATS_SESSION_DAY_SUMMARIES: the serving writes raise per-day counts and whole-day reads answer from day records. */
 export interface AdapterOptions {
   readonly readTimeoutSeconds?: number
-  readonly daySummaries?: boolean
 }
 
 const over = (session: ClickHouseSession, options: AdapterOptions, readSession = session): ClickHouseAdapters => {
   const timeout = options.readTimeoutSeconds ?? 0
   const serving = new ClickHouseServingIndex(session)
-  const servingReads = new ClickHouseReadModel(readSession, 'serving', timeout)
   return {
     session,
     readSession,
-    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving, options.daySummaries),
+    factStore: new ServingFactStore(new ClickHouseFactStore(session), serving),
     dimensionReader: new ClickHouseDimensionReader(session),
-    readModel: options.daySummaries ? new DayRecordsReadModel(servingReads, new ClickHouseDayRecords(readSession, timeout)) : servingReads,
+    readModel: new ClickHouseReadModel(readSession, 'serving', timeout),
+    dayRecords: new ClickHouseDayRecords(readSession, timeout),
     stageProgress: new ClickHouseStageProgressReader(session),
     pressure: new ClickHouseStorePressure(session),
     linkPartitions: new ClickHouseLinkPartitions(session),

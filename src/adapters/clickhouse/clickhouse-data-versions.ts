@@ -6,7 +6,7 @@ import { ident, join, name, sql, uuidSet, type SqlFragment } from './sql-fragmen
 import { timeLimitedSelect } from './time-limited-select.js'
 
 /** The counts and the tables they count: re-creating any of them starts the counts again. */
-const DEVELOPER_WRITES_TABLES = ['developer_writes', 'developer_view_facts', 'developer_session_facts', 'funnel_events']
+const DEVELOPER_WRITES_TABLES = ['developer_day_writes', 'developer_view_facts', 'developer_session_facts', 'funnel_events']
 
 /** The tables a developer's answers are read from (per-developer sources): rows removed from them change the versions. */
 const DEVELOPER_READ_TABLES = ['developer_view_facts', 'developer_session_facts', 'funnel_developer_daily', 'funnel_daily']
@@ -53,8 +53,9 @@ export class ClickHouseDataVersions implements DataVersionReader {
   }
 
   /**
-   * How many rows each developer has had written into the serving tables of each source
-   * (developer_writes, written by the ingest after the rows' inserts returned): an insert of that
+   * How many rows each developer has had written into the serving tables of each source (the sum
+   * of its counts in developer_day_writes, written by the ingest after the rows' inserts returned,
+   * the same counts the day records are stamped with): an insert of that
    * developer's rows raises it once they are visible; another developer's insert or a merge (which
    * changes no answer) leaves it. The tables' creation time tells a re-created store (whose counts
    * start again) from the old one; `removals` below tells rows removed by hand.
@@ -66,7 +67,7 @@ export class ClickHouseDataVersions implements DataVersionReader {
                SELECT toString(max(metadata_modification_time)) FROM system.tables
                WHERE database = ${name(this.session.database)} AND name IN (${join(DEVELOPER_WRITES_TABLES.map(name), ', ')})),
                '/', (${removals(this.session.database, DEVELOPER_READ_TABLES)})) AS v
-      FROM ${ident(this.session.database)}.developer_writes
+      FROM ${ident(this.session.database)}.developer_day_writes
       WHERE KeyDeveloperId IN ${uuidSet(developerIds)}
       GROUP BY KeyDeveloperId, Source`)
     // the server spells UUIDs in lower case; a caller may not
@@ -99,6 +100,22 @@ const removals = (database: string, tables: readonly string[]): SqlFragment => {
           WHERE database = ${db} AND active AND table IN (${names}) GROUP BY table, partition_id)`
 }
 
-/** A token that re-creating any of `tables` or removing rows from them by hand changes (removals above), and writes leave. */
-export const removalToken = (database: string, tables: readonly string[]): SqlFragment =>
-  sql`concat((SELECT toString(max(metadata_modification_time)) FROM system.tables WHERE database = ${name(database)} AND name IN (${join(tables.map(name), ', ')})), '/', (${removals(database, tables)}))`
+/**
+ * The same as removals above, split by partition: each partition's token (its tables' lowest block
+ * numbers) apart, and a token of what no partition tells (re-created tables, mutations) beside them.
+ */
+export const removalsByPartition = (database: string, tables: readonly string[]): { readonly partitions: SqlFragment; readonly other: SqlFragment } => {
+  const db = name(database)
+  const names = join(tables.map(name), ', ')
+  return {
+    partitions: sql`
+      SELECT partition_id AS partition, toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', toString(low)))), ','))) AS token
+      FROM (SELECT table, partition_id, min(min_block_number) AS low FROM system.parts
+            WHERE database = ${db} AND active AND table IN (${names}) GROUP BY table, partition_id)
+      GROUP BY partition_id`,
+    other: sql`concat(
+      (SELECT toString(max(metadata_modification_time)) FROM system.tables WHERE database = ${db} AND name IN (${names})), '/',
+      (SELECT toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', mutation_id, ':', toString(is_done)))), ',')))
+       FROM system.mutations WHERE database = ${db} AND table IN (${names})))`,
+  }
+}

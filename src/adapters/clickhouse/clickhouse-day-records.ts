@@ -3,15 +3,22 @@ import type { DayRecordInputs, DayRecordStore, StoredDayRecord } from '../../app
 import { RECORD_LOOKBACK_DAYS, type DayWrites, type DeveloperView } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, dayText, type DayNumber, type SessionLink } from '../../domain/serving-links.js'
-import { removalToken } from './clickhouse-data-versions.js'
+import { removalsByPartition } from './clickhouse-data-versions.js'
+import { SESSION_DAYS_OFF } from './serving-completeness.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { date, ident, int, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
+import { date, ident, int, name, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
 /** One developer's rows in a few granules: one thread is plenty. */
 const READ_SETTINGS: ClickHouseSettings = { max_threads: 1, use_index_for_in_with_subqueries: 0 }
 /** Lookups by a set of sessions: its index is used, and the set of a run's older sessions may exceed 18.16's default max_query_size (256 KiB). */
 const FACT_SETTINGS: ClickHouseSettings = { max_threads: 1, max_query_size: '16777216' }
+
+/** The tables a record is computed from and stamped by: rows removed from them stale it. */
+const RECORD_TABLES = ['developer_day_writes', 'developer_view_facts', 'developer_session_facts']
+
+/** How long after its last record an instance writing without counts may still be writing (it records every minute). */
+const UNCOUNTED_WRITER_SECONDS = 120
 
 const DAY_SECONDS = 86_400
 const HOUR_MS = 3_600_000
@@ -58,18 +65,25 @@ export class ClickHouseDayRecords implements DayRecordStore {
   }
 
   async dayWrites(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayWrites> {
-    const [rows, [token]] = await Promise.all([
+    const db = ident(this.session.database)
+    const removals = removalsByPartition(this.session.database, RECORD_TABLES)
+    const [rows, partitions, [state]] = await Promise.all([
       this.select<{ Source: 'views' | 'sessions'; D: number; Rows: string }>(sql`
         SELECT Source, toUInt16(Day) AS D, sum(Rows) AS Rows
         FROM ${this.table('developer_day_writes')}
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND Day >= ${date(dayText(Math.max(0, first)))} AND Day <= ${date(dayText(last))}
         GROUP BY Source, D`, READ_SETTINGS),
-      this.select<{ token: string }>(sql`SELECT ${removalToken(this.session.database, ['developer_day_writes', 'developer_view_facts', 'developer_session_facts'])} AS token`),
+      this.select<{ partition: string; token: string }>(removals.partitions),
+      // serving rows the backfill wrote raised no count, nor did those of an instance with the counts off (a build before them, recording itself every minute)
+      this.select<{ other: string; now: number; off: number }>(sql`
+        SELECT concat(${removals.other}, '/', toString(max(DoneAt))) AS other, toUInt32(now()) AS now, toUInt32(maxIf(DoneAt, Step = ${name(SESSION_DAYS_OFF)})) AS off
+        FROM ${db}.serving_backfill`),
     ])
     const views = new Map<DayNumber, number>()
     const sessions = new Map<DayNumber, number>()
     for (const r of rows) (r.Source === 'views' ? views : sessions).set(Number(r.D), Number(r.Rows))
-    return { views, sessions, removals: token?.token ?? '' }
+    const months = new Map(partitions.map((p) => [p.partition, p.token]))
+    return { views, sessions, removals: { months, other: state?.other ?? '' }, counted: Number(state?.now ?? 0) - Number(state?.off ?? 0) > UNCOUNTED_WRITER_SECONDS }
   }
 
   async records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]> {
@@ -136,6 +150,8 @@ export class ClickHouseDayRecords implements DayRecordStore {
   }
 
   async storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void> {
+    // the record stored last wins: a stamp's sum can be smaller for a newer record (its window shrank)
+    const computedAt = Date.now()
     await this.session.insert('developer_day_records', records.map((r) => ({
       KeyDeveloperId: developerId,
       Day: dayText(r.day),
@@ -143,7 +159,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
       ViewWrites: r.stamp.viewWrites,
       SessionWrites: r.stamp.sessionWrites,
       Removals: r.stamp.removals,
-      Version: r.stamp.viewWrites + r.stamp.sessionWrites,
+      Version: computedAt,
       Sessions: r.sessions.sessions,
       GuestSessions: r.sessions.guestSessions,
       UserSessions: r.sessions.userSessions,

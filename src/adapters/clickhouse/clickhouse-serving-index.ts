@@ -1,6 +1,6 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
-import type { DeveloperDayWrite, DeveloperWrite } from '../../domain/developer-writes.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
@@ -86,10 +86,6 @@ export class ClickHouseServingIndex implements ServingIndex {
   }
 
   async written(writes: readonly DeveloperWrite[]): Promise<void> {
-    await this.session.insert('developer_writes', writes.map((w) => ({ KeyDeveloperId: w.keyDeveloperId, Source: w.source, Rows: w.rows })))
-  }
-
-  async writtenOnDays(writes: readonly DeveloperDayWrite[]): Promise<void> {
     await this.session.insert('developer_day_writes', writes.map((w) => ({ KeyDeveloperId: w.keyDeveloperId, Day: dayText(w.day), Source: w.source, Rows: w.rows })))
   }
 

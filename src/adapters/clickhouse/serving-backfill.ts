@@ -1,15 +1,14 @@
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { dateTimeText } from './datetime-text.js'
-import { BACKFILL_COMPLETE, SESSION_DAYS_COMPLETE } from './serving-completeness.js'
+import { BACKFILL_COMPLETE } from './serving-completeness.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
-import { countServingMonth, recordServingMonth } from './day-records-backfill.js'
 import { dayOf } from '../../domain/serving-links.js'
-import { date, ident, int, name, sql, type SqlFragment } from './sql-fragment.js'
+import { date, ident, name, sql, type SqlFragment } from './sql-fragment.js'
 
 /** One line of progress: the step, the chunk (a month or a day) and how far the step is. */
 export interface BackfillProgress {
-  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily' | 'day_writes' | 'day_records'
+  readonly step: 'view_links' | 'session_view_links' | 'session_links' | 'serving' | 'funnel_developer_daily'
   readonly chunk: string
   readonly done: number
   readonly of: number
@@ -40,18 +39,16 @@ const trusted = (text: string): SqlFragment => ({ kind: 'fragment', strings: [te
  * developer of every view row on one of its days. Idempotent (rows collapse like redelivered
  * facts), resumable (each chunk done is recorded in serving_backfill and skipped next time, but a
  * day whose facts are newer than its record) and
- * safe beside a running ingest, whose own batches keep new facts linked meanwhile. With
- * `daySummaries`, last the day records of every month of serving rows.
+ * safe beside a running ingest, whose own batches keep new facts linked meanwhile. Each chunk it
+ * records makes every stored day record stale (the records' removal token reads serving_backfill):
+ * the serving rows it wrote raised no per-day count.
  */
 export const backfillServing = async (
   session: ClickHouseSession,
   report: (p: BackfillProgress) => void,
-  options: { readonly daySummaries?: boolean } = {},
   now = () => Date.now(),
 ): Promise<void> => {
   const db = ident(session.database)
-  const [clock] = await session.select<{ at: string }>(sql`SELECT toUInt32(now()) AS at`)
-  const startedAt = Number(clock?.at ?? 0)
   const doneAt = async (step: string): Promise<Map<string, number>> =>
     new Map((await session.select<{ Chunk: string; At: string }>(sql`SELECT toString(Chunk) AS Chunk, toUInt32(max(DoneAt)) AS At FROM ${db}.serving_backfill WHERE Step = ${name(step)} GROUP BY Chunk`)).map((r) => [r.Chunk, Number(r.At)]))
   const record = (step: string, chunk: string) => session.insert('serving_backfill', [{ Step: step, Chunk: chunk, DoneAt: dateTimeText(now()) }])
@@ -81,8 +78,8 @@ export const backfillServing = async (
   await run('funnel_developer_daily', await months('funnel_daily', 'EventDate'), async (m) => {
     await session.command(sql`INSERT INTO ${db}.funnel_developer_daily SELECT DeveloperId, EventDate, ${trusted(FUNNEL_BY_DEVELOPER)}
       FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId, EventDate`)
-    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
-      SELECT DeveloperId, 'funnel', count() FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId`)
+    await session.command(sql`INSERT INTO ${db}.developer_day_writes (KeyDeveloperId, Day, Source, Rows)
+      SELECT DeveloperId, toDate('1970-01-01'), 'funnel', count() FROM ${db}.funnel_daily WHERE toStartOfMonth(EventDate) = ${date(m)} GROUP BY DeveloperId`)
   })
   // The link tables are filled by views from whatever instance wrote the facts; the serving rows
   // only by an ingest with the serving step: a day with facts newer than its backfill (an older
@@ -101,24 +98,11 @@ export const backfillServing = async (
       INSERT INTO ${db}.developer_session_facts (KeyDeveloperId, SessionId, FactId, DurationSeconds, ViewerKind, EventTime, IngestionTime)
       ${servingSessionRowsOf(session.database, day)}`)
     // after the rows: the read cache's versions of every developer the day may have written for
-    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
-      SELECT DeveloperId, 'views', count() FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1 GROUP BY DeveloperId`)
-    await session.command(sql`INSERT INTO ${db}.developer_writes (KeyDeveloperId, Source, Rows)
-      SELECT DeveloperId, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
+    await session.command(sql`INSERT INTO ${db}.developer_day_writes (KeyDeveloperId, Day, Source, Rows)
+      SELECT DeveloperId, ${date(d)}, 'views', count() FROM ${db}.view_links WHERE Day >= ${date(d)} - 1 AND Day <= ${date(d)} + 1 GROUP BY DeveloperId`)
+    await session.command(sql`INSERT INTO ${db}.developer_day_writes (KeyDeveloperId, Day, Source, Rows)
+      SELECT DeveloperId, ${date(d)}, 'sessions', count() FROM ${db}.session_view_links WHERE Day = ${date(d)} GROUP BY DeveloperId`)
   }, newestOfDays)
-  if (options.daySummaries) {
-    // then (DEV_STATS_SESSION_DAY_SUMMARIES) the per-day counts and the day records (0012) of every
-    // month of serving rows by EventTime, again for a month with rows newer than its record
-    const servingMonths = await session.select<{ m: string; t: string }>(sql`
-      SELECT toString(toStartOfMonth(EventTime)) AS m, toUInt32(max(IngestionTime)) AS t
-      FROM (SELECT EventTime, IngestionTime FROM ${db}.developer_view_facts UNION ALL SELECT EventTime, IngestionTime FROM ${db}.developer_session_facts)
-      GROUP BY m ORDER BY m`)
-    const newestOfMonths = new Map(servingMonths.map((r) => [r.m, Number(r.t)]))
-    await run('day_writes', servingMonths.map((r) => r.m), (m) => countServingMonth(session, m), newestOfMonths)
-    await run('day_records', servingMonths.map((r) => r.m), (m) => recordServingMonth(session, m), newestOfMonths)
-    // as of the run's start on the server's clock: a start with the summaries off since then is later (serving-completeness.ts)
-    await session.command(sql`INSERT INTO ${db}.serving_backfill (Step, Chunk, DoneAt) SELECT ${name(SESSION_DAYS_COMPLETE)}, today(), toDateTime(${int(startedAt)}, 'UTC')`)
-  }
   // what start and check read (serving-completeness.ts): every chunk of a run is done
   await record(BACKFILL_COMPLETE, dateTimeText(now()).slice(0, 10))
 }

@@ -8,7 +8,7 @@ import type { InMemoryTables } from './in-memory-tables.js'
 
 /**
  * Day records in memory, over the serving rows and per-day write counts of InMemoryTables: a day
- * keeps the record of the highest stamp, as migration 0012's table does. The inputs are computed
+ * keeps the record stored last, as migration 0012's table does. The inputs are computed
  * from every serving row under the developer's key (a superset of what the port asks for).
  */
 export class InMemoryDayRecords implements DayRecordStore {
@@ -23,7 +23,7 @@ export class InMemoryDayRecords implements DayRecordStore {
       if (v !== undefined) views.set(day, v)
       if (s !== undefined) sessions.set(day, s)
     }
-    return { views, sessions, removals: '' }
+    return { views, sessions, removals: { months: new Map(), other: '' }, counted: true }
   }
 
   async records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]> {
@@ -45,12 +45,6 @@ export class InMemoryDayRecords implements DayRecordStore {
   }
 
   async storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void> {
-    for (const r of records) {
-      const key = `${developerId}|${r.day}`
-      const kept = this.tables.dayRecords.get(key)
-      if (!kept || weight(r) >= weight(kept)) this.tables.dayRecords.set(key, r)
-    }
+    for (const r of records) this.tables.dayRecords.set(`${developerId}|${r.day}`, r)
   }
 }
-
-const weight = (r: StoredDayRecord): number => r.stamp.viewWrites + r.stamp.sessionWrites

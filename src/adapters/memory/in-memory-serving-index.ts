@@ -1,5 +1,5 @@
 import type { ServingIndex } from '../../application/ports/serving-index.port.js'
-import type { DeveloperDayWrite, DeveloperWrite } from '../../domain/developer-writes.js'
+import type { DeveloperSource, DeveloperWrite } from '../../domain/developer-writes.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import { dayOf, sessionDays, storedTime, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { InMemoryTables } from './in-memory-tables.js'
@@ -52,10 +52,7 @@ export class InMemoryServingIndex implements ServingIndex {
     this.tables.serving.sessions.push(...sessions)
   }
 
-  /** The in-memory store has no read cache in front of it: nothing versions its answers. */
-  async written(_writes: readonly DeveloperWrite[]): Promise<void> {}
-
-  async writtenOnDays(writes: readonly DeveloperDayWrite[]): Promise<void> {
+  async written(writes: readonly DeveloperWrite[]): Promise<void> {
     for (const w of writes) {
       const key = dayWriteKey(w.source, w.keyDeveloperId, w.day)
       this.tables.dayWrites.set(key, (this.tables.dayWrites.get(key) ?? 0) + w.rows)
@@ -63,6 +60,6 @@ export class InMemoryServingIndex implements ServingIndex {
   }
 }
 
-export const dayWriteKey = (source: 'views' | 'sessions', developerId: Guid, day: DayNumber): string => `${source}|${developerId}|${day}`
+export const dayWriteKey = (source: DeveloperSource, developerId: Guid, day: DayNumber): string => `${source}|${developerId}|${day}`
 
 const distinct = (ids: readonly Guid[]): Guid[] => [...new Set(ids)]

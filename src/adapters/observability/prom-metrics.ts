@@ -32,6 +32,7 @@ export class PromMetrics implements IngestMetrics {
   private readonly budgetPauses: Counter<'consumer'>
   private readonly outOfAssumption: Counter<'consumer' | 'reason'>
   private readonly linkDrops: Counter
+  private readonly recordsNotStored: Counter
   private readonly repairs: Counter<'table'>
   private readonly pairBreaches: Gauge<'reason'>
 
@@ -57,6 +58,7 @@ export class PromMetrics implements IngestMetrics {
     this.budgetPauses = counter('dev_stats_memory_budget_pauses_total', "Times the consumer paused its partitions because the process's memory budget was spent", ['consumer'])
     this.outOfAssumption = counter('dev_stats_serving_out_of_assumption_total', "Facts stored outside the producers' assumptions the serving rows rest on, by reason (late: past DEV_STATS_SERVING_LATENESS_DAYS; long-session: linked under more than 32 days)", ['consumer', 'reason'])
     this.linkDrops = new Counter({ name: 'dev_stats_serving_link_partitions_dropped_total', help: 'Link-table monthly partitions dropped as older than the serving window (DEV_STATS_SERVING_LATENESS_DAYS + 33 days)', registers: [registry] })
+    this.recordsNotStored = new Counter({ name: 'dev_stats_day_records_not_stored_total', help: 'Day records a read computed and could not store (it answered; a later read computes them again)', registers: [registry] })
     this.repairs = new Counter({ name: 'dev_stats_serving_repaired_rows_total', help: 'Serving rows the ingest missed, written by the reconciliation, by table', labelNames: ['table'], registers: [registry] })
     for (const table of ['developer_view_facts', 'developer_session_facts']) this.repairs.inc({ table }, 0)
     this.pairBreaches = new Gauge({ name: 'dev_stats_serving_assumption_breaches', help: "Views of the last three days outside the producers' assumptions that need both facts to tell (view-outside-session, view-rows-apart), as of the last reconciliation pass", labelNames: ['reason'], registers: [registry] })
@@ -123,6 +125,9 @@ export class PromMetrics implements IngestMetrics {
   }
   servingOutOfAssumption(consumer: string, reason: AssumptionBreach): void {
     this.outOfAssumption.inc({ consumer, reason })
+  }
+  dayRecordsNotStored(): void {
+    this.recordsNotStored.inc()
   }
   linkPartitionsDropped(count: number): void {
     this.linkDrops.inc(count)

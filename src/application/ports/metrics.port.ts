@@ -24,4 +24,6 @@ export interface IngestMetrics {
   memoryBudgetPaused?(consumer: string): void
   /** A fact stored outside the producers' assumptions the serving rows rest on (domain/serving-window.ts; optional for a host's own metrics). */
   servingOutOfAssumption?(consumer: string, reason: AssumptionBreach): void
+  /** Day records a read computed that the store did not take (the read answered; a later one computes them again; optional for a host's own metrics). */
+  dayRecordsNotStored?(): void
 }

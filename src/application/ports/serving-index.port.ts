@@ -1,5 +1,5 @@
 import type { Guid } from '../../domain/guid.js'
-import type { DeveloperDayWrite, DeveloperWrite } from '../../domain/developer-writes.js'
+import type { DeveloperWrite } from '../../domain/developer-writes.js'
 import type { DayedSessionLink, DayNumber, ServingSessionRow, ServingViewRow, SessionDeveloperLink, ViewLink } from '../../domain/serving-links.js'
 
 /**
@@ -17,14 +17,10 @@ export interface ServingIndex {
   /** Appends serving rows, each with its own IngestionTime; a repeated row collapses like a redelivered fact. */
   write(views: readonly ServingViewRow[], sessions: readonly ServingSessionRow[]): Promise<void>
   /**
-   * Raises the per-developer write counts the read cache versions answers by (developer_writes).
-   * Called only after the rows counted were stored (their inserts returned), so a version is
-   * never visible before the data it versions.
+   * Raises the per-developer write counts (developer_day_writes): per day, what the day records
+   * are stamped with, and each source's total, what the read cache versions answers by, in one
+   * insert. Called only after the rows counted were stored (their inserts returned), so a count
+   * is never visible before the data it counts.
    */
   written(writes: readonly DeveloperWrite[]): Promise<void>
-  /**
-   * Raises the per-day write counts the day records are stamped with (developer_day_writes,
-   * domain/day-records.ts), under the same rule: only after the rows counted were stored.
-   */
-  writtenOnDays(writes: readonly DeveloperDayWrite[]): Promise<void>
 }

@@ -1,4 +1,4 @@
-import { dayRecords, hasViews, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
+import { dayRecords, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
@@ -6,6 +6,9 @@ import type { DayRecordStore, StoredDayRecord } from '../ports/day-records.port.
 import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../ports/read-model.port.js'
 
 const DAY_MS = 86_400_000
+
+/** Stores of computed records out at once per process; a read finding them all busy leaves its records to a later read. */
+const MAX_STORES = 4
 
 /** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
 const RUN_DAYS = 31
@@ -15,16 +18,17 @@ type Totals = { readonly sessions: SessionTotals; readonly views: ViewTotals }
 /**
  * Session metrics of whole UTC days (the read API's periods) from developer-day records
  * (domain/day-records.ts): the period's stored records whose stamps equal the days' write counts
- * now, and the others computed from the serving rows and stored, so a read costs its days and the
- * days written since it was last read, never the developer's sessions. The counts are read before
- * the rows, so a record is never older than its stamp. Concurrent reads of one developer's period
- * share one computation. Any other period, and the funnel and names, are read by `inner` (the
- * serving rows). Exact only over a store whose serving writes all raised the per-day counts
- * (DEV_STATS_SESSION_DAY_SUMMARIES on everywhere; start refuses a store written without it until
- * a backfill).
+ * now, and the others computed from the serving rows, so a read costs its days and the days
+ * written since they were last read, never the developer's sessions. The counts are read before
+ * the rows, so a record is never older than its stamp. Each read computes for itself (a
+ * computation begun before a read arrived may miss what the read must see). What a read computed
+ * is stored after it answered, a few stores at a time: a store that fails or finds no room costs
+ * a later read the computation again, never this one its answer. While the store says rows may be written
+ * without counts (an older instance still running), the serving rows answer. Any other period, and
+ * the funnel and names, are read by `inner` (the serving rows).
  */
 export class DayRecordsReadModel implements ReadModel {
-  private readonly inFlight = new Map<string, Promise<Totals>>()
+  private storing = 0
 
   /** Present where the inner model's is. */
   readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
@@ -32,18 +36,18 @@ export class DayRecordsReadModel implements ReadModel {
   constructor(
     private readonly inner: ReadModel,
     private readonly store: DayRecordStore,
+    /** A computed record that could not be stored (the read answered all the same). */
+    private readonly notStored: (error: unknown) => void = () => undefined,
   ) {
     this.funnelCountsOfDevelopers = inner.funnelCountsOfDevelopers?.bind(inner)
   }
 
   async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const whole = wholeDays(period)
-    return whole ? (await this.shared(developerId, whole.first, whole.last)).sessions : this.inner.sessionTotals(developerId, period)
+    return (await this.totals(developerId, period)).sessions
   }
 
   async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    const whole = wholeDays(period)
-    return whole ? (await this.shared(developerId, whole.first, whole.last)).views : this.inner.viewTotals(developerId, period)
+    return (await this.totals(developerId, period)).views
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
@@ -54,33 +58,27 @@ export class DayRecordsReadModel implements ReadModel {
     return this.inner.funnelCounts(developerId, range, filter)
   }
 
-  /** Brings the developer's records of [first, last] up to date (the backfill), returning how many were computed. */
-  async refresh(developerId: Guid, first: DayNumber, last: DayNumber): Promise<number> {
-    return (await this.current(developerId, first, last)).computed
+  private async totals(developerId: Guid, period: Period): Promise<Totals> {
+    const whole = wholeDays(period)
+    const records = whole ? await this.current(developerId, whole.first, whole.last) : undefined
+    if (whole && records) return totalsOfRecords(records, whole.first, whole.last)
+    const [sessions, views] = await Promise.all([this.inner.sessionTotals(developerId, period), this.inner.viewTotals(developerId, period)])
+    return { sessions, views }
   }
 
-  private shared(developerId: Guid, first: DayNumber, last: DayNumber): Promise<Totals> {
-    const key = `${developerId}:${first}:${last}`
-    let totals = this.inFlight.get(key)
-    if (!totals) {
-      totals = this.current(developerId, first, last).then(({ records }) => totalsOfRecords(records, first, last))
-      this.inFlight.set(key, totals)
-      void totals.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key))
-    }
-    return totals
-  }
-
-  private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<{ records: DayRecord[]; computed: number }> {
+  /** The records of [first, last], computing the stale ones; undefined while rows may be written without counts. */
+  private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecord[] | undefined> {
     const counted = stampDays(first, last)
     const [writes, stored] = await Promise.all([
       this.store.dayWrites(developerId, counted.first, counted.last),
       this.store.records(developerId, first, last),
     ])
+    if (!writes.counted) return undefined
     const storedByDay = new Map(stored.map((r) => [r.day, r]))
     const records: DayRecord[] = []
     const stale = new Set<DayNumber>()
+    // every day, an empty one too: a day's counts may be lost (rows removed by hand), its record's removal token tells
     for (let day = first; day <= last; day++) {
-      if (!hasViews(writes, day)) continue
       const kept = storedByDay.get(day)
       if (kept && sameStamp(kept.stamp, stampOf(writes, day, kept.windowFirst))) records.push(kept)
       else stale.add(day)
@@ -92,8 +90,19 @@ export class DayRecordsReadModel implements ReadModel {
         if (stale.has(r.day)) fresh.push({ ...r, stamp: stampOf(writes, r.day, r.windowFirst) })
       }
     }
-    if (fresh.length > 0) await this.store.storeRecords(developerId, fresh)
-    return { records: [...records, ...fresh], computed: fresh.length }
+    if (fresh.length > 0) this.storeAfterAnswer(developerId, fresh)
+    return [...records, ...fresh]
+  }
+
+  private storeAfterAnswer(developerId: Guid, records: StoredDayRecord[]): void {
+    if (this.storing >= MAX_STORES) return
+    this.storing++
+    void this.store
+      .storeRecords(developerId, records)
+      .catch((e: unknown) => this.notStored(e))
+      .finally(() => {
+        this.storing--
+      })
   }
 }
 

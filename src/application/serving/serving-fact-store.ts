@@ -1,4 +1,4 @@
-import { developerDayWrites, developerWrites } from '../../domain/developer-writes.js'
+import { developerWrites } from '../../domain/developer-writes.js'
 import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -15,8 +15,10 @@ const SERVING_STEP = 'SERVING_STEP'
  * A FactStore that keeps the developer-keyed serving tables current: the facts first, then the
  * lookups and the serving rows, all before `append` returns, so before the batch's offsets are
  * committed. A crash in between redelivers the batch, whose facts collapse and whose lookups run
- * again. Then, their inserts returned, the per-developer write counts the read cache versions
- * answers by (ServingIndex.written): a version is never newer than the data. A failure of the serving step is classified as the fact insert's: a store error the
+ * again. Then, their inserts returned, the per-developer write counts in one insert
+ * (ServingIndex.written): per day, what the day records are stamped with, and per developer, what
+ * the read cache versions answers by; neither is ever newer than the data. A failure of the
+ * serving step is classified as the fact insert's: a store error the
  * store calls transient is retried with the batch; one it calls the rows' fault (a serving row it
  * refuses) is thrown as not retriable, code `SERVING_STEP/<store code>`, so the engine isolates the
  * record and dead-letters it as store-rejected instead of pausing the consumer for good. Anything
@@ -26,8 +28,6 @@ export class ServingFactStore implements FactStore {
   constructor(
     readonly facts: FactStore,
     readonly serving: ServingIndex,
-    /** Also raise the per-day counts the day records are stamped with (DEV_STATS_SESSION_DAY_SUMMARIES). */
-    private readonly dayWrites = false,
   ) {}
 
   async append(rows: readonly FactRow[], ingestionTime: Instant, trace?: StoreTrace): Promise<void> {
@@ -35,12 +35,8 @@ export class ServingFactStore implements FactStore {
     try {
       const { views, sessions } = await keepServingCurrent(this.serving, rows, ingestionTime)
       const funnel = rows.flatMap((f) => (f.table === 'funnel_daily' ? [f.row.developerId] : []))
-      const writes = developerWrites({ views: views.map((r) => r.keyDeveloperId), sessions: sessions.map((r) => r.keyDeveloperId), funnel })
-      const dayWrites = this.dayWrites ? developerDayWrites(views, sessionRowDays(rows, sessions)) : []
-      await Promise.all([
-        writes.length > 0 ? this.serving.written(writes) : undefined,
-        dayWrites.length > 0 ? this.serving.writtenOnDays(dayWrites) : undefined,
-      ])
+      const writes = developerWrites({ views, sessions: sessionRowDays(rows, sessions), funnel })
+      if (writes.length > 0) await this.serving.written(writes)
     } catch (e) {
       if (e instanceof StoreError) throw e.retriable ? e : new StoreError(e.message, false, `${SERVING_STEP}/${e.code}`, { cause: e })
       throw new StoreError(`serving tables not updated: ${e instanceof Error ? e.message : String(e)}`, true, SERVING_STEP, { cause: e })

@@ -1,4 +1,4 @@
-import { developerDayWrites, developerWrites } from '../../domain/developer-writes.js'
+import { developerWrites } from '../../domain/developer-writes.js'
 import { dayOf, SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
 import { PAIR_BREACHES, type PairBreach } from '../../domain/serving-window.js'
 import type { Clock } from '../ports/clock.port.js'
@@ -68,11 +68,9 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
           const gap = await this.gaps.missing(day, this.roundRows, storedBefore)
           if (gap.views.length === 0 && gap.sessions.length === 0) break
           await this.serving.write(gap.views, gap.sessions)
-          const writes = developerWrites({ views: gap.views.map((r) => r.keyDeveloperId), sessions: gap.sessions.map((r) => r.keyDeveloperId), funnel: [] })
           // a session row missing for a link on this day counts on every day its session's views can lie on
           const around = Array.from({ length: 2 * SESSION_LINK_MAX_DAYS + 1 }, (_, i) => day - SESSION_LINK_MAX_DAYS + i)
-          const dayWrites = developerDayWrites(gap.views, gap.sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: around })))
-          await Promise.all([this.serving.written(writes), this.serving.writtenOnDays(dayWrites)])
+          await this.serving.written(developerWrites({ views: gap.views, sessions: gap.sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: around })), funnel: [] }))
           views += gap.views.length
           sessions += gap.sessions.length
           this.observer.repaired({ views: gap.views.length, sessions: gap.sessions.length })

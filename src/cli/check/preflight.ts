@@ -44,7 +44,7 @@ const storeCheck = async (config: IngestConfig): Promise<CheckResult> => {
     await session.select(sql`SELECT 1 AS ok`)
     const pending = await pendingMigrations(session)
     if (pending.length > 0) return fail('store', `${where} lacks ${pending.length} migration(s): ${pending.join(', ')} (run dev-stats-ingest migrate)`)
-    const incomplete = await servingIncomplete(session, { daySummaries: config.sessionDaySummaries })
+    const incomplete = await servingIncomplete(session)
     return incomplete === undefined
       ? ok('store', `${where}: every migration applied, the serving tables complete`)
       : fail('store', `${where}: ${incomplete} (run dev-stats-ingest backfill)`)

@@ -8,7 +8,7 @@ import { serverSession } from '../../../src/adapters/clickhouse/server-session.f
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import { at, dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { clickhouseUrl, resetDatabase, summarizedStore } from '../../support/clickhouse.js'
+import { clickhouseUrl, resetDatabase, recordsStore } from '../../support/clickhouse.js'
 
 // The fact store raising the per-day counts (facts, serving rows, then the counts) and the read
 // model answering whole days from day records. A batch of thousands of sessions of one developer
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe.each(Object.entries(stores))('%s with day records answers whole days from them', (_, session) => {
   it('thousands of sessions in one batch, views across midnight, a duration replaced', async () => {
-    const summarized = summarizedStore(session)
+    const summarized = recordsStore(session)
     const path = dimPath()
     const sessions = Array.from({ length: 8000 }, () => id())
     const first = sessions[0] as Guid

@@ -23,7 +23,7 @@ const suite = (dialect: Dialect) =>
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
-    factStoreContract(`embedded chdb (${dialect}), day summaries`, () => factStoreFixture(session, 'summaries'))
+    factStoreContract(`embedded chdb (${dialect}), day records`, () => factStoreFixture(session, 'records'))
     factStoreContract(`embedded chdb (${dialect}), raw facts`, () => factStoreFixture(session, 'facts'))
     viewMergeContract(`embedded chdb (${dialect}), raw facts`, () => factStoreFixture(session, 'facts'))
     viewMergeContract(`embedded chdb (${dialect}), cached reads`, () => cachedFactStoreFixture(session))

@@ -32,7 +32,7 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
   // a pass 20 minutes later by default: the facts are past RECONCILE_SETTLE_MS (a batch in its serving step is no gap)
   const reconciliation = (at = NOW + 20 * 60_000) => new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => at }, silentLogger, 60_000)
   const writesOf = async (dev: Guid) =>
-    Number((await session.select<{ n: string }>(sql`SELECT sum(Rows) AS n FROM ${db}.developer_writes WHERE KeyDeveloperId = ${uuid(dev)}`))[0]?.n ?? 0)
+    Number((await session.select<{ n: string }>(sql`SELECT sum(Rows) AS n FROM ${db}.developer_day_writes WHERE KeyDeveloperId = ${uuid(dev)}`))[0]?.n ?? 0)
 
   it('writes the serving rows the lookups missed; the answers then equal the raw facts', async () => {
     await session.command(sql`DROP DATABASE IF EXISTS ${db}`)

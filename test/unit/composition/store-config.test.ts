@@ -13,13 +13,16 @@ import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-m
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { GatheredReads } from '../../../src/application/read/gathered-reads.js'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
+import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
 
-/** Every read model the container makes is gathered over bounded (GatheredReads, BoundedReadModel): the store's is inside. */
+/** Every read model the container makes is gathered over bounded (GatheredReads, BoundedReadModel) over the day records: the store's is inside. */
 const innerOf = (m: unknown): unknown => {
   if (!(m instanceof GatheredReads)) throw new Error(`not gathered: ${String(m)}`)
   const bounded = (m as unknown as { inner: unknown }).inner
   if (!(bounded instanceof BoundedReadModel)) throw new Error(`not bounded: ${String(bounded)}`)
-  return (bounded as unknown as { inner: unknown }).inner
+  const records = (bounded as unknown as { inner: unknown }).inner
+  if (!(records instanceof DayRecordsReadModel)) throw new Error(`not from day records: ${String(records)}`)
+  return (records as unknown as { inner: unknown }).inner
 }
 
 describe('store settings', () => {

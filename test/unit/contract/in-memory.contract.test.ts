@@ -14,14 +14,14 @@ import { stageProgressContract } from '../../../src/testing/contracts/stage-prog
 import { InMemoryStageProgressReader } from '../../../src/adapters/memory/in-memory-stage-progress.js'
 
 // The reference semantics: the ClickHouse adapters must give these answers on the same inputs.
-const inMemory = (source: InMemoryViewSessionSource | 'summaries') => async () => {
+const inMemory = (source: InMemoryViewSessionSource | 'records') => async () => {
   const tables = new InMemoryTables()
-  const store = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables), source === 'summaries')
-  const readModel = source === 'summaries' ? new DayRecordsReadModel(new InMemoryReadModel(tables), new InMemoryDayRecords(tables)) : new InMemoryReadModel(tables, source)
+  const store = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables))
+  const readModel = source === 'records' ? new DayRecordsReadModel(new InMemoryReadModel(tables), new InMemoryDayRecords(tables)) : new InMemoryReadModel(tables, source)
   return { store, readModel, forceMerge: async () => {} }
 }
 // the serving rows (what reads use), the day records (whole days) and the raw facts (the definition) give the same answers
-for (const source of ['serving', 'summaries', 'facts'] as const) {
+for (const source of ['serving', 'records', 'facts'] as const) {
   factStoreContract(`in-memory, ${source}`, inMemory(source))
   viewMergeContract(`in-memory, ${source}`, inMemory(source))
 }

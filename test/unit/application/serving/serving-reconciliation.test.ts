@@ -63,8 +63,8 @@ describe('ServingReconciliation', () => {
     expect(await reconciliation.pass()).toEqual({ views: 3, sessions: 1 })
     expect(tables.serving.views).toHaveLength(3)
     expect(tables.serving.sessions).toHaveLength(1)
-    expect(index.writes).toContainEqual({ keyDeveloperId: dev, source: 'views', rows: 2 })
-    expect(index.writes).toContainEqual({ keyDeveloperId: dev, source: 'sessions', rows: 1 })
+    expect(index.writes).toContainEqual({ keyDeveloperId: dev, source: 'views', day: today, rows: 2 })
+    expect(index.writes).toContainEqual({ keyDeveloperId: dev, source: 'sessions', day: today, rows: 1 })
     expect(repaired.reduce((a, r) => a + r.views + r.sessions, 0)).toBe(4)
     expect(new Set(gaps.asked)).toEqual(new Set([today - 2, today - 1, today]))
     // the days' breaches summed, once per pass

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PROPERTY_OBJECT_UPSERTED_TOPIC } from '../../../src/application/handlers/property-object-upserted.handler.js'
 import { SESSION_ENDED_TOPIC } from '../../../src/application/handlers/session-ended.handler.js'
 import { VIEW_ENDED_TOPIC } from '../../../src/application/handlers/view-ended.handler.js'
-import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
 import { storeFor } from '../../../src/composition/store.factory.js'
 import { loadConfig } from '../../../src/composition/config.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
@@ -15,22 +14,19 @@ import { until } from '../../support/http.js'
 
 const NOV = { from: Date.parse('2026-11-01T00:00:00Z'), to: Date.parse('2026-12-01T00:00:00Z') }
 
-describe('DEV_STATS_SESSION_DAY_SUMMARIES on the memory store', () => {
+describe('day records, the default read path (memory store)', () => {
   const running: DevStatsIngest[] = []
   afterEach(async () => {
     for (const s of running.splice(0)) await s.stop()
   })
 
-  it('is off by default; on, the read side answers from day records', () => {
-    expect(loadConfig({}).sessionDaySummaries).toBe(false)
-    const on = storeFor(loadConfig({ DEV_STATS_SESSION_DAY_SUMMARIES: 'true' }), () => new InMemoryTables())
-    expect(on.readModel).toBeInstanceOf(DayRecordsReadModel)
-    expect(storeFor(loadConfig({}), () => new InMemoryTables()).readModel).not.toBeInstanceOf(DayRecordsReadModel)
+  it('keeps day records with no setting named', () => {
+    expect(storeFor(loadConfig({}), () => new InMemoryTables()).dayRecords).toBeDefined()
   })
 
   it('answers a month of sessions that crossed midnight as the serving rows do', async () => {
     const broker = new InMemoryBroker()
-    const s = createDevStatsIngest({ config: { sessionDaySummaries: true, engine: { flushIntervalMs: 20 } }, ports: { broker } })
+    const s = createDevStatsIngest({ config: { engine: { flushIntervalMs: 20 } }, ports: { broker } })
     running.push(s)
     await s.start()
     const developerId = guid() as Guid
