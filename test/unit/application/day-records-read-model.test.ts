@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { InMemoryDayRecords } from '../../../src/adapters/memory/in-memory-day-records.js'
+import { InMemoryFactStore } from '../../../src/adapters/memory/in-memory-fact-store.js'
+import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-model.js'
+import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
+import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
+import type { DayRecordStore } from '../../../src/application/ports/day-records.port.js'
+import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
+import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
+import type { FactRow } from '../../../src/domain/fact-row.js'
+import type { Guid } from '../../../src/domain/guid.js'
+
+// Issue 62's defects of the day records read model, each on the memory store through the serving step.
+
+const DAY = 86_400_000
+const NOV_20 = Date.parse('2026-11-20T00:00:00Z')
+const NOVEMBER = { from: Date.parse('2026-11-01T00:00:00Z'), to: Date.parse('2026-12-01T00:00:00Z') }
+const id = () => randomUUID() as Guid
+const NONE = '00000000-0000-0000-0000-000000000000' as Guid
+
+const session = (sessionId: Guid, at: number, durationSeconds: number): FactRow => ({
+  table: 'session_facts',
+  row: {
+    factId: id(), sourceEventId: id(), sessionId, anonymousId: id(), userId: null, viewerKind: 'Guest', tenantId: NONE, brandId: null, developerId: null,
+    eventTime: at, startedAt: at, lastActivityAt: at + 600_000, durationSeconds,
+  },
+})
+
+const view = (developerId: Guid, sessionId: Guid, at: number): FactRow => ({
+  table: 'property_object_view_facts',
+  row: {
+    developerId, projectId: id(), buildingId: id(), layoutGroupId: id(), layoutId: id(), propertyObjectId: id(),
+    factId: id(), sourceEventId: id(), propertyObjectViewId: id(), sessionId, anonymousId: id(), userId: null, viewerKind: 'Guest',
+    viewSource: 'Catalog', viewSourceRaw: 'Catalog', isClosed: true, viewedAt: at, lastActivityAt: at + 60_000, durationSeconds: 60, eventTime: at,
+  },
+})
+
+const memoryStore = () => {
+  const tables = new InMemoryTables()
+  const facts = new ServingFactStore(new InMemoryFactStore(tables), new InMemoryServingIndex(tables))
+  const serving = new InMemoryReadModel(tables, 'serving')
+  return { tables, facts, serving, records: new InMemoryDayRecords(tables) }
+}
+
+/** A developer's session with one view on a day, appended through the serving step. */
+const visit = async (facts: ServingFactStore, developer: Guid, at: number, durationSeconds = 300) => {
+  const sessionId = id()
+  await facts.append([session(sessionId, at - 60_000, durationSeconds), view(developer, sessionId, at)], at)
+}
+
+describe('DayRecordsReadModel', () => {
+  it('a read that arrives while an earlier one computes includes a batch committed in between (defect 1)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    await visit(facts, developer, NOV_20 + 3_600_000)
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    let first = true
+    // the first read's rows are read, then it waits: a batch commits meanwhile
+    const slowFirst: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: async (...a) => {
+        const inputs = await records.recordInputs(...a)
+        if (first) {
+          first = false
+          await held
+        }
+        return inputs
+      },
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    const reads = new DayRecordsReadModel(serving, slowFirst)
+    const r1 = reads.sessionTotals(developer, NOVEMBER)
+    await new Promise((r) => setTimeout(r, 5))
+    await visit(facts, developer, NOV_20 + 7_200_000)
+    const r2 = reads.sessionTotals(developer, NOVEMBER)
+    release()
+    await r1
+    expect((await r2).sessions).toBe(2)
+  })
+
+  it('answers when storing what it computed fails, and says so (defect 5)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    await visit(facts, developer, NOV_20 + 3_600_000)
+    const refused: unknown[] = []
+    const refusing: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: (...a) => records.recordInputs(...a),
+      storeRecords: async () => {
+        throw new Error('too many parts')
+      },
+    }
+    const reads = new DayRecordsReadModel(serving, refusing, (e) => refused.push(e))
+    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(refused).toHaveLength(1)
+  })
+
+  it('does not read days whose counts were lost as empty (defect 6)', async () => {
+    const { tables, facts, serving, records } = memoryStore()
+    const developer = id()
+    const reads = new DayRecordsReadModel(serving, records)
+    await visit(facts, developer, NOV_20 + 3_600_000)
+    expect((await reads.sessionTotals(developer, NOVEMBER)).sessions).toBe(1)
+    await visit(facts, developer, NOV_20 + DAY)
+    tables.dayWrites.clear()
+    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
+    expect(await reads.viewTotals(developer, NOVEMBER)).toEqual(await serving.viewTotals(developer, NOVEMBER))
+  })
+
+  it('keeps the record stored last, whatever its stamp (defect 3)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    await visit(facts, developer, NOV_20 + 3_600_000)
+    await new DayRecordsReadModel(serving, records).sessionTotals(developer, NOVEMBER)
+    await new Promise((r) => setTimeout(r, 0))
+    const day = NOV_20 / DAY
+    const [kept] = await records.records(developer, day, day)
+    if (!kept) throw new Error('no record stored')
+    await records.storeRecords(developer, [{ ...kept, stamp: { ...kept.stamp, viewWrites: kept.stamp.viewWrites + 100 } }])
+    await records.storeRecords(developer, [kept])
+    expect((await records.records(developer, day, day))[0]?.stamp).toEqual(kept.stamp)
+  })
+
+  it('answers from the serving rows while rows may be written without counts', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    await visit(facts, developer, NOV_20 + 3_600_000)
+    const uncounted: DayRecordStore = {
+      dayWrites: async (...a) => ({ ...(await records.dayWrites(...a)), counted: false }),
+      records: (...a) => records.records(...a),
+      recordInputs: async () => {
+        throw new Error('no record is computed while uncounted writes may happen')
+      },
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    const reads = new DayRecordsReadModel(serving, uncounted)
+    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
+  })
+})
