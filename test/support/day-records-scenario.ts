@@ -10,6 +10,9 @@ import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ReadModel } from '../../src/application/ports/read-model.port.js'
 import type { ServingIndex } from '../../src/application/ports/serving-index.port.js'
 import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
+import { CachedReadModel } from '../../src/adapters/cache/cached-read-model.js'
+import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
+import type { DataVersionReader } from '../../src/application/ports/data-version.port.js'
 import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
 import type { FactRow } from '../../src/domain/fact-row.js'
 import type { Guid } from '../../src/domain/guid.js'
@@ -20,7 +23,8 @@ import type { Guid } from '../../src/domain/guid.js'
 // later facts, batches of two instances racing (every store call yields, so the other instance's
 // calls and reads run in between), reads between the writes (records computed from a snapshot
 // and stored), and batches dying at any store call of their serving step (between their rows and
-// their counts too), then redelivered. Every run has ids of its own, so a store need not be emptied.
+// their counts too), then redelivered; reads through each instance's read cache, as composed. Every
+// run has ids of its own, so a store need not be emptied.
 
 const DAY = 86_400_000
 const DAY0 = Date.parse('2026-11-28T00:00:00Z')
@@ -141,26 +145,32 @@ const refusing: ReadModel = new Proxy({} as ReadModel, {
   get: () => () => Promise.reject(new Error('a whole-day period must be read from the day records')),
 })
 
-/** A store under test: its fact store and serving index (composed into the serving step with the counts on), its day records, and its serving read (the oracle). */
+/** A store under test: its fact store and serving index (composed into the serving step), its day records, the read cache's versions, and its serving read (the oracle). */
 export interface DayRecordsStore {
   readonly facts: FactStore
   readonly serving: ServingIndex
   readonly records: DayRecordStore
+  readonly versions: DataVersionReader
   readonly oracle: ReadModel
 }
+
+/** The day records behind the read cache, as the composition root stacks them. */
+const cachedRecords = (records: DayRecordStore, versions: DataVersionReader): ReadModel =>
+  new CachedReadModel(new DayRecordsReadModel(refusing, records), versions, { now: () => Date.now() }, { maxEntries: 1000, maxStaleMs: 0 })
 
 export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: number): Promise<void> => {
   await fc.assert(
     fc.asyncProperty(scenarioArb, async ({ batches, delays }) => {
       const ids = runIds()
       const developers = Array.from({ length: DEVELOPERS }, (_, i) => ids.developer(i))
-      const { facts, serving, records, oracle } = store()
+      const { facts, serving, records, versions, oracle } = store()
       let d = 0
       const delay = () => delays[d++ % delays.length] as number
       const day0 = Math.floor(DAY0 / DAY)
       const times = viewTimes(batches)
+      const readers = [cachedRecords(racing(records, delay), racing(versions, delay)), cachedRecords(racing(records, delay), racing(versions, delay))]
       const run = async (instance: number) => {
-        const reads = new DayRecordsReadModel(refusing, racing(records, delay))
+        const reads = readers[instance] as ReadModel
         for (const b of batches.filter((x) => x.instance === instance)) {
           const rows = b.rows.map((r) => factOf(ids, r, times))
           const at = (1_800_000_000 + b.ingestionSecond) * 1000
@@ -174,21 +184,26 @@ export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: 
           if (b.read) {
             const [developer, offset, days] = b.read
             const period = { from: (day0 + offset) * DAY, to: (day0 + offset + days + 1) * DAY }
-            await reads.sessionTotals(developers[developer] as Guid, period)
+            // not awaited: the instance's later batches and reads run while it computes, as a service's reads do beside its consumers
+            reading.push(reads.sessionTotals(developers[developer] as Guid, period), reads.viewTotals(developers[developer] as Guid, period))
           }
         }
       }
+      const reading: Promise<unknown>[] = []
       await Promise.all([run(0), run(1)])
+      await Promise.all(reading)
 
-      const reads = new DayRecordsReadModel(refusing, records)
-      for (const developer of developers) {
-        for (let a = day0 - 1; a <= day0 + DAYS; a++) {
-          for (let b = a; b <= day0 + DAYS; b++) {
-            const period = { from: a * DAY, to: (b + 1) * DAY }
-            const [sessions, views, recordSessions, recordViews] = await Promise.all([
-              oracle.sessionTotals(developer, period), oracle.viewTotals(developer, period), reads.sessionTotals(developer, period), reads.viewTotals(developer, period),
-            ])
-            expect(JSON.stringify({ sessions: recordSessions, views: recordViews }), `developer ${developer}, days ${a}..${b}`).toEqual(JSON.stringify({ sessions, views }))
+      // each instance's cache, and a read of the records alone
+      for (const reads of [...readers, new DayRecordsReadModel(refusing, records)]) {
+        for (const developer of developers) {
+          for (let a = day0 - 1; a <= day0 + DAYS; a++) {
+            for (let b = a; b <= day0 + DAYS; b++) {
+              const period = { from: a * DAY, to: (b + 1) * DAY }
+              const [sessions, views, recordSessions, recordViews] = await Promise.all([
+                oracle.sessionTotals(developer, period), oracle.viewTotals(developer, period), reads.sessionTotals(developer, period), reads.viewTotals(developer, period),
+              ])
+              expect(JSON.stringify({ sessions: recordSessions, views: recordViews }), `developer ${developer}, days ${a}..${b}`).toEqual(JSON.stringify({ sessions, views }))
+            }
           }
         }
       }
@@ -203,6 +218,7 @@ export const dayRecordsPropertyOnClickHouse = async (session: ClickHouseSession,
     facts: new ClickHouseFactStore(session),
     serving: new ClickHouseServingIndex(session),
     records: new ClickHouseDayRecords(session),
+    versions: new ClickHouseDataVersions(session),
     oracle: new ClickHouseReadModel(session, 'serving'),
   }), numRuns)
 }

@@ -5,6 +5,7 @@ import { InMemoryReadModel } from '../../../src/adapters/memory/in-memory-read-m
 import { InMemoryServingIndex } from '../../../src/adapters/memory/in-memory-serving-index.js'
 import { InMemoryTables } from '../../../src/adapters/memory/in-memory-tables.js'
 import { dayRecordsProperty } from '../../support/day-records-scenario.js'
+import { memoryDataVersions } from '../../support/memory-data-versions.js'
 
 describe('day records (in-memory store)', () => {
   it('answer as the serving rows do for every developer and whole-day period, whatever the order, races, reads between writes and crashes', async () => {
@@ -14,6 +15,7 @@ describe('day records (in-memory store)', () => {
         facts: new InMemoryFactStore(tables),
         serving: new InMemoryServingIndex(tables),
         records: new InMemoryDayRecords(tables),
+        versions: memoryDataVersions(tables),
         oracle: new InMemoryReadModel(tables, 'serving'),
       }
     }, 500)
