@@ -3,29 +3,25 @@ import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { DayRecordStore, StoredDayRecord } from '../ports/day-records.port.js'
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../ports/read-model.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionMetricsTotals, StageCounts } from '../ports/read-model.port.js'
 
 const DAY_MS = 86_400_000
 
 /** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
 const RUN_DAYS = 31
 
-type Totals = { readonly sessions: SessionTotals; readonly views: ViewTotals }
-
 /**
  * Session metrics of whole UTC days (the read API's periods) from developer-day records
  * (domain/day-records.ts): the period's stored records whose stamps equal the days' write counts
  * now, and the others computed from the serving rows and stored, so a read costs its days and the
  * days written since it was last read, never the developer's sessions. The counts are read before
- * the rows, so a record is never older than its stamp. Concurrent reads of one developer's period
- * share one computation. Any other period, and the funnel and names, are read by `inner` (the
- * serving rows). Exact only over a store whose serving writes all raised the per-day counts
- * (DEV_STATS_SESSION_DAY_SUMMARIES on everywhere; start refuses a store written without it until
- * a backfill).
+ * the rows, so a record is never older than its stamp. Each read computes for itself (no read joins
+ * another's), its sessions and views from one computation. Any other period, and the funnel and
+ * names, are read by `inner` (the serving rows). Exact only over a store whose serving writes all
+ * raised the per-day counts (DEV_STATS_SESSION_DAY_SUMMARIES on everywhere; start refuses a store
+ * written without it until a backfill).
  */
 export class DayRecordsReadModel implements ReadModel {
-  private readonly inFlight = new Map<string, Promise<Totals>>()
-
   /** Present where the inner model's is. */
   readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
 
@@ -36,14 +32,11 @@ export class DayRecordsReadModel implements ReadModel {
     this.funnelCountsOfDevelopers = inner.funnelCountsOfDevelopers?.bind(inner)
   }
 
-  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+  async sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
     const whole = wholeDays(period)
-    return whole ? (await this.shared(developerId, whole.first, whole.last)).sessions : this.inner.sessionTotals(developerId, period)
-  }
-
-  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    const whole = wholeDays(period)
-    return whole ? (await this.shared(developerId, whole.first, whole.last)).views : this.inner.viewTotals(developerId, period)
+    if (!whole) return this.inner.sessionMetrics(developerId, period)
+    const { records } = await this.current(developerId, whole.first, whole.last)
+    return totalsOfRecords(records, whole.first, whole.last)
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
@@ -57,17 +50,6 @@ export class DayRecordsReadModel implements ReadModel {
   /** Brings the developer's records of [first, last] up to date (the backfill), returning how many were computed. */
   async refresh(developerId: Guid, first: DayNumber, last: DayNumber): Promise<number> {
     return (await this.current(developerId, first, last)).computed
-  }
-
-  private shared(developerId: Guid, first: DayNumber, last: DayNumber): Promise<Totals> {
-    const key = `${developerId}:${first}:${last}`
-    let totals = this.inFlight.get(key)
-    if (!totals) {
-      totals = this.current(developerId, first, last).then(({ records }) => totalsOfRecords(records, first, last))
-      this.inFlight.set(key, totals)
-      void totals.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key))
-    }
-    return totals
   }
 
   private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<{ records: DayRecord[]; computed: number }> {
