@@ -44,8 +44,7 @@ const answers = async (session: ClickHouseSession, developers: Guid[], objects: 
   const read = new ClickHouseReadModel(session)
   const perDeveloper = await Promise.all(
     developers.map(async (d) => ({
-      sessions: await read.sessionTotals(d, NOV),
-      views: await read.viewTotals(d, NOV),
+      ...(await read.sessionMetrics(d, NOV)),
       funnel: await read.funnelCounts(d, RANGE, {}),
     })),
   )

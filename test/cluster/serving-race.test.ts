@@ -34,7 +34,7 @@ const instance = (n: Replica) => new ServingFactStore(new ClickHouseFactStore(th
 const fetches = async (on: boolean) => {
   for (const n of [1, 2] as const) await local[n].command(on ? sql`SYSTEM START FETCHES` : sql`SYSTEM STOP FETCHES`)
 }
-const sessionsOf = async (developerId: Guid, n: Replica) => (await new ClickHouseReadModel(through[n]).sessionTotals(developerId, PERIOD)).sessions
+const sessionsOf = async (developerId: Guid, n: Replica) => (await new ClickHouseReadModel(through[n]).sessionMetrics(developerId, PERIOD)).sessions.sessions
 
 beforeAll(async () => {
   await resetDatabase(through[1])

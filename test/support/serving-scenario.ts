@@ -204,8 +204,7 @@ export const expectServingEqualsFacts = async (serving: ReadModel, facts: ReadMo
       const days = { fromDate: new Date(period.from).toISOString().slice(0, 10), toDate: new Date(period.to - 1).toISOString().slice(0, 10) }
       const [expected, actual] = await Promise.all(
         [facts, serving].map(async (m) => ({
-          sessions: await m.sessionTotals(developer, period),
-          views: await m.viewTotals(developer, period),
+          ...(await m.sessionMetrics(developer, period)),
           funnel: await m.funnelCounts(developer, days, {}),
         })),
       )

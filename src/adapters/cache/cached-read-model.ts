@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../../application/ports/clock.port.js'
 import type { DataVersionReader, ReadSource } from '../../application/ports/data-version.port.js'
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../../application/ports/read-model.port.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
@@ -62,12 +62,8 @@ export class CachedReadModel implements ReadModel {
     this.answers = new LRUCache({ max: options.maxEntries })
   }
 
-  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    return this.cached(['views', 'sessions'], ['sessionTotals', developerId, period.from, period.to], () => this.inner.sessionTotals(developerId, period), developerId)
-  }
-
-  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    return this.cached(['views'], ['viewTotals', developerId, period.from, period.to], () => this.inner.viewTotals(developerId, period), developerId)
+  sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    return this.cached(['views', 'sessions'], ['sessionMetrics', developerId, period.from, period.to], () => this.inner.sessionMetrics(developerId, period), developerId)
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {

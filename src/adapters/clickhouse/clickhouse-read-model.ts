@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client'
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type HierarchyFilterField, type Period, type ReadModel, type SessionMetricsTotals, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
@@ -50,7 +50,13 @@ export class ClickHouseReadModel implements ReadModel {
     return this.timeLimited<T>(fragment, READ_SETTINGS)
   }
 
-  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
+  /** The sessions' query and the views' query, run in parallel. */
+  async sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    const [sessions, views] = await Promise.all([this.sessionTotals(developerId, period), this.viewTotals(developerId, period)])
+    return { sessions, views }
+  }
+
+  private async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
     const [row] = await this.select<Record<keyof SessionTotals, string>>(sql`
       SELECT count() AS sessions,
              countIf(s.2 = 'Guest') AS guestSessions,
@@ -70,7 +76,7 @@ export class ClickHouseReadModel implements ReadModel {
     }
   }
 
-  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
+  private async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
     const [row] = await this.select<Record<keyof ViewTotals, string>>(sql`
       SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
       FROM (${mergedViews(this.session.database, developerId, period, this.source)})`)

@@ -1,4 +1,4 @@
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../../application/ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../../application/ports/read-model.port.js'
 import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
@@ -16,29 +16,28 @@ export class InMemoryReadModel implements ReadModel {
     private readonly source: InMemoryViewSessionSource = 'serving',
   ) {}
 
-  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const sessionIds = new Set<string>(this.viewsOf(developerId, period).map((v) => v.sessionId))
+  async sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    const views = this.viewsOf(developerId, period)
+    const sessionIds = new Set<string>(views.map((v) => v.sessionId))
     // argMax by (IngestionTime, FactId), as ClickHouse reads it
     const sessions = [...latestSessionFacts(this.sessionFacts(developerId).filter((s) => sessionIds.has(s.sessionId))).values()]
     const durations = sessions.map((s) => s.durationSeconds)
-    return {
-      sessions: sessions.length,
-      guestSessions: sessions.filter((s) => s.viewerKind === 'Guest').length,
-      userSessions: sessions.filter((s) => s.viewerKind === 'User').length,
-      totalDurationSeconds: durations.reduce((a, b) => a + b, 0),
-      // reduce, not Math.min(...xs): a spread of many sessions overflows the call stack
-      minDurationSeconds: durations.length ? durations.reduce((a, b) => Math.min(a, b)) : 0,
-      maxDurationSeconds: durations.reduce((a, b) => Math.max(a, b), 0),
-    }
-  }
-
-  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    const views = this.viewsOf(developerId, period)
     const closed = views.filter((v) => v.isClosed)
     return {
-      views: views.length,
-      closedViews: closed.length,
-      totalViewSeconds: closed.reduce((sum, v) => sum + v.durationSeconds, 0),
+      sessions: {
+        sessions: sessions.length,
+        guestSessions: sessions.filter((s) => s.viewerKind === 'Guest').length,
+        userSessions: sessions.filter((s) => s.viewerKind === 'User').length,
+        totalDurationSeconds: durations.reduce((a, b) => a + b, 0),
+        // reduce, not Math.min(...xs): a spread of many sessions overflows the call stack
+        minDurationSeconds: durations.length ? durations.reduce((a, b) => Math.min(a, b)) : 0,
+        maxDurationSeconds: durations.reduce((a, b) => Math.max(a, b), 0),
+      },
+      views: {
+        views: views.length,
+        closedViews: closed.length,
+        totalViewSeconds: closed.reduce((sum, v) => sum + v.durationSeconds, 0),
+      },
     }
   }
 

@@ -19,6 +19,12 @@ export interface DateRange {
 
 export type { SessionTotals, ViewTotals }
 
+/** A developer's sessions in a period and the views behind them, answered by one read. */
+export interface SessionMetricsTotals {
+  readonly sessions: SessionTotals
+  readonly views: ViewTotals
+}
+
 /**
  * The levels a funnel read can be narrowed to, declared once: the filter's type, the stores'
  * conditions and the read cache's key all derive from it, so a new level cannot be left out of one.
@@ -38,8 +44,8 @@ export type StageCounts = Readonly<Record<FunnelStage, number>>
  * developer, time and duration come from its winning row. Never FINAL. The developer id is required: scoping is never optional here.
  */
 export interface ReadModel {
-  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals>
-  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals>
+  /** The sessions and the views behind them (open and closed facts of a view counted as one), in one call. */
+  sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals>
   /** Display names of a level's ids, latest version per id (argMax by Version); an unknown id is absent, a nameless one null. */
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>>
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts>

@@ -1,4 +1,4 @@
-import { ReadsOverloaded, ReadTimedOut, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
+import { ReadsOverloaded, ReadTimedOut, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../ports/read-model.port.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
 
@@ -41,12 +41,9 @@ export class BoundedReadModel implements ReadModel {
     if (many) this.funnelCountsOfDevelopers = (developerIds, range) => this.inTurn(() => many(developerIds, range))
   }
 
-  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    return this.inTurn(() => this.inner.sessionTotals(developerId, period))
-  }
-
-  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    return this.inTurn(() => this.inner.viewTotals(developerId, period))
+  /** One turn for a session-metrics read: its sessions and views together. */
+  sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    return this.inTurn(() => this.inner.sessionMetrics(developerId, period))
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {

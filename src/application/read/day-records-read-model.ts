@@ -3,7 +3,7 @@ import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { DayRecordStore, StoredDayRecord } from '../ports/day-records.port.js'
-import type { DateRange, HierarchyFilter, Period, ReadModel, SessionTotals, StageCounts, ViewTotals } from '../ports/read-model.port.js'
+import type { DateRange, HierarchyFilter, Period, ReadModel, SessionMetricsTotals, StageCounts } from '../ports/read-model.port.js'
 
 const DAY_MS = 86_400_000
 
@@ -12,8 +12,6 @@ const MAX_STORES = 4
 
 /** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
 const RUN_DAYS = 31
-
-type Totals = { readonly sessions: SessionTotals; readonly views: ViewTotals }
 
 /**
  * Session metrics of whole UTC days (the read API's periods) from developer-day records
@@ -42,12 +40,10 @@ export class DayRecordsReadModel implements ReadModel {
     this.funnelCountsOfDevelopers = inner.funnelCountsOfDevelopers?.bind(inner)
   }
 
-  async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    return (await this.totals(developerId, period)).sessions
-  }
-
-  async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    return (await this.totals(developerId, period)).views
+  async sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    const whole = wholeDays(period)
+    const records = whole ? await this.current(developerId, whole.first, whole.last) : undefined
+    return whole && records ? totalsOfRecords(records, whole.first, whole.last) : this.inner.sessionMetrics(developerId, period)
   }
 
   dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
@@ -56,14 +52,6 @@ export class DayRecordsReadModel implements ReadModel {
 
   funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
     return this.inner.funnelCounts(developerId, range, filter)
-  }
-
-  private async totals(developerId: Guid, period: Period): Promise<Totals> {
-    const whole = wholeDays(period)
-    const records = whole ? await this.current(developerId, whole.first, whole.last) : undefined
-    if (whole && records) return totalsOfRecords(records, whole.first, whole.last)
-    const [sessions, views] = await Promise.all([this.inner.sessionTotals(developerId, period), this.inner.viewTotals(developerId, period)])
-    return { sessions, views }
   }
 
   /** The records of [first, last], computing the stale ones; undefined while rows may be written without counts. */

@@ -1,6 +1,6 @@
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionTotals, type StageCounts, type ViewTotals } from '../ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../ports/read-model.port.js'
 import { freshBatchedReads } from './fresh-batched-reads.js'
 
 /**
@@ -24,12 +24,8 @@ export class GatheredReads implements ReadModel {
     this.funnelsOf = inner.funnelCountsOfDevelopers?.bind(inner)
   }
 
-  sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    return this.inner.sessionTotals(developerId, period)
-  }
-
-  viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    return this.inner.viewTotals(developerId, period)
+  sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
+    return this.inner.sessionMetrics(developerId, period)
   }
 
   /** A read of one id's name is gathered; a read of several is one store read already. */

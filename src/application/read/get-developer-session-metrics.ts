@@ -13,7 +13,7 @@ export const getDeveloperSessionMetrics =
   (readModel: ReadModel) =>
   async (actor: DeveloperActor | null | undefined, period: Period): Promise<E.Either<AccessDenied, SessionMetrics>> => {
     if (!actor?.developerId) return E.left(accessDenied)
-    const [totals, views] = await Promise.all([readModel.sessionTotals(actor.developerId, period), readModel.viewTotals(actor.developerId, period)])
+    const { sessions: totals, views } = await readModel.sessionMetrics(actor.developerId, period)
     const avg = totals.sessions === 0 ? 0 : Math.round((totals.totalDurationSeconds / totals.sessions) * 100) / 100
     return E.right({ ...totals, avgDurationSeconds: avg, views })
   }

@@ -46,7 +46,7 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
         ],
         T,
       )
-      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual({
+      expect((await f.readModel.sessionMetrics(dev, NOV)).sessions).toEqual({
         sessions: 2, guestSessions: 1, userSessions: 1, totalDurationSeconds: 400, minDurationSeconds: 100, maxDurationSeconds: 300,
       })
     })
@@ -57,8 +57,8 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
       const s = id()
       await f.store.append([sessionFact({ sessionId: s, durationSeconds: 50 }), viewFact(dimPath(dev), s, T)], T)
       await f.store.append([sessionFact({ sessionId: s, durationSeconds: 80 })], T + 60_000)
-      expect(await f.readModel.sessionTotals(dev, NOV)).toMatchObject({ sessions: 1, userSessions: 1, totalDurationSeconds: 80 })
-      expect(await f.readModel.sessionTotals(id(), NOV)).toEqual({
+      expect((await f.readModel.sessionMetrics(dev, NOV)).sessions).toMatchObject({ sessions: 1, userSessions: 1, totalDurationSeconds: 80 })
+      expect((await f.readModel.sessionMetrics(id(), NOV)).sessions).toEqual({
         sessions: 0, guestSessions: 0, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0,
       })
     })
@@ -72,9 +72,9 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
       await f.store.append([fact], T + 5_000)
       await f.store.append([fact, fact], T + 9_000)
       const expected = { sessions: 1, guestSessions: 0, userSessions: 1, totalDurationSeconds: 42, minDurationSeconds: 42, maxDurationSeconds: 42 }
-      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual(expected)
+      expect((await f.readModel.sessionMetrics(dev, NOV)).sessions).toEqual(expected)
       await f.forceMerge()
-      expect(await f.readModel.sessionTotals(dev, NOV)).toEqual(expected)
+      expect((await f.readModel.sessionMetrics(dev, NOV)).sessions).toEqual(expected)
     })
 
     it('funnel: stages counted independently per developer, date range inclusive, hierarchy filters', async () => {
@@ -157,7 +157,7 @@ export const factStoreContract = (name: string, fresh: () => Promise<FactStoreFi
     it('an empty append is a no-op', async () => {
       const f = await fresh()
       await f.store.append([], T)
-      expect((await f.readModel.sessionTotals(id(), NOV)).sessions).toBe(0)
+      expect((await f.readModel.sessionMetrics(id(), NOV)).sessions.sessions).toBe(0)
     })
   })
 }

@@ -22,9 +22,9 @@ export const viewMergeContract = (name: string, fresh: () => Promise<FactStoreFi
   describe(`view facts merged on read: ${name}`, () => {
     // the same answer before and after the background merges collapse what they can
     const check = async (f: FactStoreFixture, dev: Guid, expected: ReturnType<typeof totals>) => {
-      expect(await f.readModel.viewTotals(dev, NOV)).toEqual(expected)
+      expect((await f.readModel.sessionMetrics(dev, NOV)).views).toEqual(expected)
       await f.forceMerge()
-      expect(await f.readModel.viewTotals(dev, NOV)).toEqual(expected)
+      expect((await f.readModel.sessionMetrics(dev, NOV)).views).toEqual(expected)
     }
 
     it('open only: one view, not closed', async () => {
@@ -84,11 +84,11 @@ export const viewMergeContract = (name: string, fresh: () => Promise<FactStoreFi
       const v = oneView(dimPath(current), s)
       const staleOpen = viewFact(dimPath(stale), s, T, false, v.viewId)
       await f.store.append([sessionFact({ sessionId: s, durationSeconds: 77 }), staleOpen], T)
-      expect((await f.readModel.sessionTotals(stale, NOV)).sessions).toBe(1)
+      expect((await f.readModel.sessionMetrics(stale, NOV)).sessions.sessions).toBe(1)
       await f.store.append([v.closed], T + 10 * S)
-      expect((await f.readModel.sessionTotals(stale, NOV)).sessions).toBe(0)
-      expect(await f.readModel.viewTotals(stale, NOV)).toEqual(totals(0, 0, 0))
-      expect(await f.readModel.sessionTotals(current, NOV)).toMatchObject({ sessions: 1, totalDurationSeconds: 77 })
+      expect((await f.readModel.sessionMetrics(stale, NOV)).sessions.sessions).toBe(0)
+      expect((await f.readModel.sessionMetrics(stale, NOV)).views).toEqual(totals(0, 0, 0))
+      expect((await f.readModel.sessionMetrics(current, NOV)).sessions).toMatchObject({ sessions: 1, totalDurationSeconds: 77 })
       await check(f, current, totals(1, 1, 120))
     })
   })

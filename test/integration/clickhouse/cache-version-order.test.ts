@@ -55,10 +55,10 @@ describe('read cache versions follow the data', () => {
     const dev = id()
     const s = id()
     await store.append([sessionFact({ sessionId: s }), viewFact(dimPath(dev), s, T)], T)
-    expect((await reads.viewTotals(dev, NOV)).views).toBe(1)
+    expect((await reads.sessionMetrics(dev, NOV)).views.views).toBe(1)
     await session.command(removal(dev))
     await waitForMutations()
-    expect((await reads.viewTotals(dev, NOV)).views).toBe(0)
+    expect((await reads.sessionMetrics(dev, NOV)).views.views).toBe(0)
   })
 })
 

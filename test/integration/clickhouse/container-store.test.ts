@@ -22,7 +22,7 @@ describe('container with the embedded store', () => {
     const s = id()
     const t = at('2026-11-30T10:00:00Z')
     await store.append([sessionFact({ sessionId: s, durationSeconds: 30 }), viewFact(dimPath(dev), s, t)], t)
-    const totals = await c.get<ReadModel>(TOKENS.ReadModel).sessionTotals(dev, { from: t, to: t + 1000 })
+    const totals = (await c.get<ReadModel>(TOKENS.ReadModel).sessionMetrics(dev, { from: t, to: t + 1000 })).sessions
     expect(totals.sessions).toBe(1)
     expect(totals.totalDurationSeconds).toBe(30)
   })

@@ -89,7 +89,7 @@ describe.each(Object.entries(stores))('day record stamps on %s', (_, session) =>
   it('keeps the record stored last, whatever its stamp (defect 3)', async () => {
     const developer = dimPath()
     await visit(session, developer, NOV_20)
-    await new DayRecordsReadModel(serving, records).sessionTotals(developer.developerId, NOVEMBER)
+    await new DayRecordsReadModel(serving, records).sessionMetrics(developer.developerId, NOVEMBER)
     const day = dayOf(NOV_20)
     const kept = (await storedNovember(records, developer.developerId)).find((r) => r.day === day)
     if (!kept) throw new Error('no record of the day')
@@ -102,12 +102,12 @@ describe.each(Object.entries(stores))('day record stamps on %s', (_, session) =>
   it("leaves other months' records current when a month gets its first rows (defect 4)", async () => {
     const developer = dimPath()
     await visit(session, developer, NOV_20)
-    await new DayRecordsReadModel(serving, records).sessionTotals(developer.developerId, NOVEMBER)
+    await new DayRecordsReadModel(serving, records).sessionMetrics(developer.developerId, NOVEMBER)
     await storedNovember(records, developer.developerId)
     // another developer's first rows of a month no table has yet
     await visit(session, dimPath(), at('2027-03-10T10:00:00Z'))
     const { store, counted } = counting(records)
-    expect(await new DayRecordsReadModel(serving, store).sessionTotals(developer.developerId, NOVEMBER)).toEqual(await serving.sessionTotals(developer.developerId, NOVEMBER))
+    expect(await new DayRecordsReadModel(serving, store).sessionMetrics(developer.developerId, NOVEMBER)).toEqual(await serving.sessionMetrics(developer.developerId, NOVEMBER))
     expect(counted.computed).toBe(0)
   })
 
@@ -115,13 +115,12 @@ describe.each(Object.entries(stores))('day record stamps on %s', (_, session) =>
     const developer = dimPath()
     await visit(session, developer, NOV_20)
     const reads = new DayRecordsReadModel(serving, records)
-    await reads.sessionTotals(developer.developerId, NOVEMBER)
+    await reads.sessionMetrics(developer.developerId, NOVEMBER)
     await storedNovember(records, developer.developerId)
     await visit(session, developer, NOV_20 + 86_400_000)
     await session.command(sql`TRUNCATE TABLE ${db}.developer_day_writes`)
-    expect(await reads.sessionTotals(developer.developerId, NOVEMBER)).toEqual(await serving.sessionTotals(developer.developerId, NOVEMBER))
-    expect(await reads.viewTotals(developer.developerId, NOVEMBER)).toEqual(await serving.viewTotals(developer.developerId, NOVEMBER))
-    expect((await reads.sessionTotals(developer.developerId, NOVEMBER)).sessions).toBe(2)
+    expect(await reads.sessionMetrics(developer.developerId, NOVEMBER)).toEqual(await serving.sessionMetrics(developer.developerId, NOVEMBER))
+    expect((await reads.sessionMetrics(developer.developerId, NOVEMBER)).sessions.sessions).toBe(2)
   })
 
   it('trusts no record within two minutes of a record of an instance writing without counts', async () => {

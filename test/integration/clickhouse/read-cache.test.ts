@@ -23,8 +23,7 @@ const counted = () => {
   const inner = new ClickHouseReadModel(session)
   const calls = { n: 0 }
   const spy: ReadModel = {
-    sessionTotals: (...a) => (calls.n++, inner.sessionTotals(...a)),
-    viewTotals: (...a) => (calls.n++, inner.viewTotals(...a)),
+    sessionMetrics: (...a) => (calls.n++, inner.sessionMetrics(...a)),
     dimensionNames: (...a) => (calls.n++, inner.dimensionNames(...a)),
     funnelCounts: (...a) => (calls.n++, inner.funnelCounts(...a)),
   }
@@ -55,12 +54,12 @@ describe('the read cache over the ClickHouse server', () => {
     const dev = id()
     const s = id()
     await store.append([sessionFact({ sessionId: s, durationSeconds: 40 }), viewFact(dimPath(dev), s, T)], T)
-    expect((await cached.sessionTotals(dev, NOV)).sessions).toBe(1)
-    expect((await cached.sessionTotals(dev, NOV)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(dev, NOV)).sessions.sessions).toBe(1)
+    expect((await cached.sessionMetrics(dev, NOV)).sessions.sessions).toBe(1)
     expect(calls.n).toBe(1)
     const s2 = id()
     await store.append([sessionFact({ sessionId: s2, durationSeconds: 60 }), viewFact(dimPath(dev), s2, T)], T)
-    expect(await cached.sessionTotals(dev, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 100 })
+    expect((await cached.sessionMetrics(dev, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 100 })
     expect(calls.n).toBe(2)
   })
 
@@ -85,18 +84,18 @@ describe('the read cache over the ClickHouse server', () => {
       await store.append([sessionFact({ sessionId: s, durationSeconds: duration }), viewFact(dimPath(dev), s, T), funnelFact('Views', dimPath(dev), id(), T)], T)
     }
     await append(mine, 10)
-    expect((await cached.sessionTotals(mine, NOV)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(mine, NOV)).sessions.sessions).toBe(1)
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(1)
     await append(other, 20)
-    expect((await cached.sessionTotals(mine, NOV)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(mine, NOV)).sessions.sessions).toBe(1)
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(1)
     expect(calls.n).toBe(2)
     await append(mine, 30)
-    expect(await cached.sessionTotals(mine, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
+    expect((await cached.sessionMetrics(mine, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
     expect(calls.n).toBe(4)
     await forceMerge(session)
-    expect(await cached.sessionTotals(mine, NOV)).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
+    expect((await cached.sessionMetrics(mine, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
     expect(calls.n).toBe(4)
   })
@@ -107,10 +106,10 @@ describe('the read cache over the ClickHouse server', () => {
     const s = id()
     const view = viewFact(dimPath(dev), s, T)
     await store.append([sessionFact({ sessionId: s, durationSeconds: 10 }), view], T)
-    expect((await cached.viewTotals(dev, NOV)).views).toBe(1)
+    expect((await cached.sessionMetrics(dev, NOV)).views.views).toBe(1)
     await store.append([view], T + 1000)
     await forceMerge(session)
-    expect((await cached.viewTotals(dev, NOV)).views).toBe(1)
+    expect((await cached.sessionMetrics(dev, NOV)).views.views).toBe(1)
     expect(calls.n).toBe(2)
   })
 })

@@ -78,19 +78,19 @@ describe('serving tables after migrate on a store with facts', () => {
     }
     await backfillServing(session, () => undefined)
     expect(await storeCheck()).toMatchObject({ outcome: 'ok' })
-    expect((await new ClickHouseReadModel(session).viewTotals(dev, NOV)).views).toBe(1)
+    expect((await new ClickHouseReadModel(session).sessionMetrics(dev, NOV)).views.views).toBe(1)
   })
 
   it('a day whose facts are newer than its backfill (an older instance still writing) is done again', async () => {
     const serving = new ClickHouseReadModel(session)
     await backfillServing(session, () => undefined) // nothing to do after the first case, whatever it found
-    expect((await serving.viewTotals(dev, NOV)).views).toBe(1)
+    expect((await serving.sessionMetrics(dev, NOV)).views.views).toBe(1)
     await sleep(1100)
     const s = id()
     await olderInstance.append([sessionFact({ sessionId: s, at: T }), viewFact(dimPath(dev), s, T)], Date.now())
-    expect((await serving.viewTotals(dev, NOV)).views).toBe(1) // the serving tables miss it
+    expect((await serving.sessionMetrics(dev, NOV)).views.views).toBe(1) // the serving tables miss it
     await backfillServing(session, () => undefined)
-    expect((await serving.viewTotals(dev, NOV)).views).toBe(2)
-    expect(await serving.viewTotals(dev, NOV)).toEqual(await new ClickHouseReadModel(session, 'facts').viewTotals(dev, NOV))
+    expect((await serving.sessionMetrics(dev, NOV)).views.views).toBe(2)
+    expect((await serving.sessionMetrics(dev, NOV)).views).toEqual((await new ClickHouseReadModel(session, 'facts').sessionMetrics(dev, NOV)).views)
   })
 })

@@ -41,15 +41,14 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
     const s = id()
     // stored, and linked by the views, but no serving step saw them (as two instances racing on replicas behind)
     await new ClickHouseFactStore(session).append([sessionFact({ sessionId: s, at: T }), viewFact(dev, s, T), viewFact(dev, s, T + 60_000)], NOW)
-    expect((await serving.sessionTotals(dev.developerId, PERIOD)).sessions).toBe(0)
-    expect((await oracle.sessionTotals(dev.developerId, PERIOD)).sessions).toBe(1)
+    expect((await serving.sessionMetrics(dev.developerId, PERIOD)).sessions.sessions).toBe(0)
+    expect((await oracle.sessionMetrics(dev.developerId, PERIOD)).sessions.sessions).toBe(1)
     const versionBefore = await writesOf(dev.developerId)
     expect(await reconciliation(NOW).pass(), 'stored just now: maybe still in its serving step').toEqual({ views: 0, sessions: 0 })
 
     expect(await reconciliation().pass()).toEqual({ views: 2, sessions: 1 })
-    expect(await serving.sessionTotals(dev.developerId, PERIOD)).toEqual(await oracle.sessionTotals(dev.developerId, PERIOD))
-    expect(await serving.viewTotals(dev.developerId, PERIOD)).toEqual(await oracle.viewTotals(dev.developerId, PERIOD))
-    expect((await serving.viewTotals(dev.developerId, PERIOD)).views).toBe(2)
+    expect(await serving.sessionMetrics(dev.developerId, PERIOD)).toEqual(await oracle.sessionMetrics(dev.developerId, PERIOD))
+    expect((await serving.sessionMetrics(dev.developerId, PERIOD)).views.views).toBe(2)
     expect(await writesOf(dev.developerId)).toBe(versionBefore + 3)
 
     expect(await reconciliation().pass()).toEqual({ views: 0, sessions: 0 })
@@ -61,7 +60,7 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
     await new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)).append([viewFact(dev, s, T)], NOW)
     await new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session)).append([sessionFact({ sessionId: s, at: T })], NOW)
     expect(await reconciliation().pass()).toEqual({ views: 0, sessions: 0 })
-    expect((await serving.sessionTotals(dev.developerId, PERIOD)).sessions).toBe(1)
+    expect((await serving.sessionMetrics(dev.developerId, PERIOD)).sessions.sessions).toBe(1)
   })
 
   it('counts the views of its days outside the assumptions only both facts tell', async () => {

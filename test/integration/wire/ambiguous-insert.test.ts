@@ -117,8 +117,7 @@ describe.each(KAFKA_ADAPTERS)('an insert applied whose reply is lost (%s)', (ada
       const period = { from: Date.parse(`${DAY}T00:00:00Z`), to: Date.parse(`${DAY}T00:00:00Z`) + 86_400_000 }
       for (const source of ['facts', 'serving'] as const) {
         const model = new ClickHouseReadModel(d.direct, source)
-        expect(await model.sessionTotals(developer as Guid, period), source).toMatchObject({ sessions: 1, totalDurationSeconds: 1234 })
-        expect(await model.viewTotals(developer as Guid, period), source).toMatchObject({ views: 1 })
+        expect(await model.sessionMetrics(developer as Guid, period), source).toMatchObject({ sessions: { sessions: 1, totalDurationSeconds: 1234 }, views: { views: 1 } })
         expect(await model.funnelCounts(developer as Guid, { fromDate: DAY, toDate: DAY }, {}), source).toMatchObject({ Views: 1, Favorites: 1 })
       }
 

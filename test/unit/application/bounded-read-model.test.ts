@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
-import { ReadsOverloaded, ReadTimedOut, type ReadModel, type SessionTotals } from '../../../src/application/ports/read-model.port.js'
+import { ReadsOverloaded, ReadTimedOut, type ReadModel, type SessionMetricsTotals } from '../../../src/application/ports/read-model.port.js'
+import { getDeveloperSessionMetrics } from '../../../src/application/read/get-developer-session-metrics.js'
 import type { Guid } from '../../../src/domain/guid.js'
 import type { Instant } from '../../../src/domain/instant.js'
 
 // Issue 38.4: at most N reads reach the store at once, M more wait, the next is refused.
-const TOTALS: SessionTotals = { sessions: 1, guestSessions: 1, userSessions: 0, totalDurationSeconds: 1, minDurationSeconds: 1, maxDurationSeconds: 1 }
+const TOTALS: SessionMetricsTotals = {
+  sessions: { sessions: 1, guestSessions: 1, userSessions: 0, totalDurationSeconds: 1, minDurationSeconds: 1, maxDurationSeconds: 1 },
+  views: { views: 1, closedViews: 1, totalViewSeconds: 1 },
+}
 const DEV = '6f1c0e2a-4b7d-4e5f-8a9b-0c1d2e3f4a5b' as Guid
 const PERIOD = { from: 0 as Instant, to: 1 as Instant }
 
@@ -20,8 +24,7 @@ const heldStore = () => {
     pending.push({ resolve: () => (running -= 1, resolve(value)), reject: (e) => (running -= 1, reject(e)) })
   })
   const store: ReadModel = {
-    sessionTotals: () => hold(TOTALS),
-    viewTotals: () => hold({ views: 0, closedViews: 0, totalViewSeconds: 0 }),
+    sessionMetrics: () => hold(TOTALS),
     dimensionNames: () => hold(new Map()),
     funnelCounts: () => hold({} as never),
   }
@@ -33,10 +36,10 @@ describe('BoundedReadModel', () => {
   it('runs at most maxConcurrent reads, queues maxQueued, refuses the next at once, and serves the queue in order', async () => {
     const s = heldStore()
     const bounded = new BoundedReadModel(s.store, { maxConcurrent: 2, maxQueued: 3 })
-    const reads = Array.from({ length: 5 }, () => bounded.sessionTotals(DEV, PERIOD))
+    const reads = Array.from({ length: 5 }, () => bounded.sessionMetrics(DEV, PERIOD))
     await tick()
     expect(s.running()).toBe(2)
-    await expect(bounded.viewTotals(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
+    await expect(bounded.sessionMetrics(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
     while (s.pending.length > 0) {
       s.pending.shift()?.resolve()
       await tick()
@@ -54,8 +57,8 @@ describe('BoundedReadModel', () => {
   it('a failed read frees its slot for the next', async () => {
     const s = heldStore()
     const bounded = new BoundedReadModel(s.store, { maxConcurrent: 1, maxQueued: 1 })
-    const first = bounded.sessionTotals(DEV, PERIOD)
-    const second = bounded.sessionTotals(DEV, PERIOD)
+    const first = bounded.sessionMetrics(DEV, PERIOD)
+    const second = bounded.sessionMetrics(DEV, PERIOD)
     await tick()
     s.pending.shift()?.reject(new Error('store down'))
     await expect(first).rejects.toThrow('store down')
@@ -69,10 +72,20 @@ describe('BoundedReadModel', () => {
   it('with no queue, a read beyond the running ones is refused', async () => {
     const s = heldStore()
     const bounded = new BoundedReadModel(s.store, { maxConcurrent: 1, maxQueued: 0 })
-    const first = bounded.sessionTotals(DEV, PERIOD)
-    await expect(bounded.sessionTotals(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
+    const first = bounded.sessionMetrics(DEV, PERIOD)
+    await expect(bounded.sessionMetrics(DEV, PERIOD)).rejects.toBeInstanceOf(ReadsOverloaded)
     s.pending.shift()?.resolve()
     await first
+  })
+  it('a session-metrics read takes one slot: its sessions and views in one turn', async () => {
+    const s = heldStore()
+    const bounded = new BoundedReadModel(s.store, { maxConcurrent: 1, maxQueued: 0 })
+    const metrics = getDeveloperSessionMetrics(bounded)({ developerId: DEV }, PERIOD)
+    await tick()
+    expect(s.running()).toBe(1)
+    s.pending.shift()?.resolve()
+    expect(await metrics).toEqual({ _tag: 'Right', right: { ...TOTALS.sessions, avgDurationSeconds: 1, views: TOTALS.views } })
+    expect(s.running()).toBe(0)
   })
 })
 
@@ -83,13 +96,13 @@ describe('BoundedReadModel with a wait limit', () => {
   it('drops a read still queued after maxWaitMs without running it, and the queue goes on', async () => {
     const s = heldStore()
     let reached = 0
-    const counted: ReadModel = { ...s.store, sessionTotals: (d, p) => (reached++, s.store.sessionTotals(d, p)) }
+    const counted: ReadModel = { ...s.store, sessionMetrics: (d, p) => (reached++, s.store.sessionMetrics(d, p)) }
     const bounded = new BoundedReadModel(counted, { maxConcurrent: 1, maxQueued: 1, maxWaitMs: 50 })
-    const running = bounded.sessionTotals(DEV, PERIOD)
-    const late = bounded.sessionTotals(DEV, PERIOD)
+    const running = bounded.sessionMetrics(DEV, PERIOD)
+    const late = bounded.sessionMetrics(DEV, PERIOD)
     await expect(late).rejects.toBeInstanceOf(ReadTimedOut)
     // its place in the queue is free again
-    const next = bounded.sessionTotals(DEV, PERIOD)
+    const next = bounded.sessionMetrics(DEV, PERIOD)
     s.pending.shift()?.resolve()
     await running
     await tick()

@@ -72,13 +72,13 @@ describe('DayRecordsReadModel', () => {
       storeRecords: (...a) => records.storeRecords(...a),
     }
     const reads = new DayRecordsReadModel(serving, slowFirst)
-    const r1 = reads.sessionTotals(developer, NOVEMBER)
+    const r1 = reads.sessionMetrics(developer, NOVEMBER)
     await new Promise((r) => setTimeout(r, 5))
     await visit(facts, developer, NOV_20 + 7_200_000)
-    const r2 = reads.sessionTotals(developer, NOVEMBER)
+    const r2 = reads.sessionMetrics(developer, NOVEMBER)
     release()
     await r1
-    expect((await r2).sessions).toBe(2)
+    expect((await r2).sessions.sessions).toBe(2)
   })
 
   it('answers when storing what it computed fails, and says so (defect 5)', async () => {
@@ -95,7 +95,7 @@ describe('DayRecordsReadModel', () => {
       },
     }
     const reads = new DayRecordsReadModel(serving, refusing, (e) => refused.push(e))
-    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
+    expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
     await new Promise((r) => setTimeout(r, 0))
     expect(refused).toHaveLength(1)
   })
@@ -105,18 +105,17 @@ describe('DayRecordsReadModel', () => {
     const developer = id()
     const reads = new DayRecordsReadModel(serving, records)
     await visit(facts, developer, NOV_20 + 3_600_000)
-    expect((await reads.sessionTotals(developer, NOVEMBER)).sessions).toBe(1)
+    expect((await reads.sessionMetrics(developer, NOVEMBER)).sessions.sessions).toBe(1)
     await visit(facts, developer, NOV_20 + DAY)
     tables.dayWrites.clear()
-    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
-    expect(await reads.viewTotals(developer, NOVEMBER)).toEqual(await serving.viewTotals(developer, NOVEMBER))
+    expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
   })
 
   it('keeps the record stored last, whatever its stamp (defect 3)', async () => {
     const { facts, serving, records } = memoryStore()
     const developer = id()
     await visit(facts, developer, NOV_20 + 3_600_000)
-    await new DayRecordsReadModel(serving, records).sessionTotals(developer, NOVEMBER)
+    await new DayRecordsReadModel(serving, records).sessionMetrics(developer, NOVEMBER)
     await new Promise((r) => setTimeout(r, 0))
     const day = NOV_20 / DAY
     const [kept] = await records.records(developer, day, day)
@@ -139,6 +138,6 @@ describe('DayRecordsReadModel', () => {
       storeRecords: (...a) => records.storeRecords(...a),
     }
     const reads = new DayRecordsReadModel(serving, uncounted)
-    expect(await reads.sessionTotals(developer, NOVEMBER)).toEqual(await serving.sessionTotals(developer, NOVEMBER))
+    expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
   })
 })

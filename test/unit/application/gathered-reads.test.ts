@@ -28,8 +28,7 @@ const heldStore = () => {
       calls.push({ ids, range, filter, finish: (fail) => (fail ? reject(fail) : resolve(answer(n))) })
     })
   const store: ReadModel = {
-    sessionTotals: () => Promise.reject(new Error('not read here')),
-    viewTotals: () => Promise.reject(new Error('not read here')),
+    sessionMetrics: () => Promise.reject(new Error('not read here')),
     dimensionNames: (level, ids) => hold(ids, (n) => new Map(ids.filter((id) => id !== dev(404)).map((id) => [id, id === dev(0) ? null : `${level} ${id.slice(-1)} #${n}`])), { fromDate: level, toDate: level }),
     funnelCounts: (id, range, filter) => hold([id], (n) => counts(id, n), range, filter),
     funnelCountsOfDevelopers: (ids, range) => hold(ids, (n) => new Map(ids.map((id) => [id, counts(id, n)])), range),

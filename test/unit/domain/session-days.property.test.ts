@@ -102,7 +102,7 @@ describe('session metrics of whole days from per-day parts and day records', () 
           for (let a = firstDay; a <= lastDay; a++) {
             for (let b = a; b <= lastDay; b++) {
               const period = { from: a * DAY, to: (b + 1) * DAY }
-              const expected = { sessions: await model.sessionTotals(developer, period), views: await model.viewTotals(developer, period) }
+              const expected = await model.sessionMetrics(developer, period)
               expect(totalsOfDays(parts, a, b)).toEqual(expected)
               expect(totalsOfRecords(byDay, a, b)).toEqual(expected)
               expect(totalsOfRecords(atOnce, a, b)).toEqual(expected)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DataVersionReader, ReadSource } from '../../../../src/application/ports/data-version.port.js'
-import type { Period, ReadModel, SessionTotals } from '../../../../src/application/ports/read-model.port.js'
+import type { Period, ReadModel, SessionMetricsTotals } from '../../../../src/application/ports/read-model.port.js'
 import { CachedReadModel } from '../../../../src/adapters/cache/cached-read-model.js'
 import { freshReads } from '../../../../src/adapters/cache/fresh-reads.js'
 import type { Guid } from '../../../../src/domain/guid.js'
@@ -11,26 +11,21 @@ const D2 = '22222222-2222-4222-8222-222222222222' as Guid
 const YEAR: Period = { from: Date.UTC(2026, 0, 1) as Instant, to: Date.UTC(2027, 0, 1) as Instant }
 const MONTH: Period = { from: Date.UTC(2026, 5, 1) as Instant, to: Date.UTC(2026, 6, 1) as Instant }
 
-const totals = (sessions: number): SessionTotals => ({
-  sessions,
-  guestSessions: sessions,
-  userSessions: 0,
-  totalDurationSeconds: 0,
-  minDurationSeconds: 0,
-  maxDurationSeconds: 0,
+const totals = (sessions: number): SessionMetricsTotals => ({
+  sessions: { sessions, guestSessions: sessions, userSessions: 0, totalDurationSeconds: 0, minDurationSeconds: 0, maxDurationSeconds: 0 },
+  views: { views: sessions, closedViews: 0, totalViewSeconds: 0 },
 })
 
 /** A store whose answers and versions the test moves; counts the queries that reach it. */
 const fakeStore = (maxEntries = 100, maxStaleMs = 0) => {
   const state = { now: 0, sessions: 1, views: 'v1', sessionsVersion: 's1', funnel: 'f1', queries: 0, probes: 0, fail: false }
   const inner: ReadModel = {
-    sessionTotals: async () => {
+    sessionMetrics: async () => {
       state.queries++
       await Promise.resolve()
       if (state.fail) throw new Error('store down')
       return totals(state.sessions)
     },
-    viewTotals: async () => (state.queries++, { views: state.sessions, closedViews: 0, totalViewSeconds: 0 }),
     dimensionNames: async (_level, ids) => (state.queries++, new Map(ids.map((i) => [i, `name of ${i}`]))),
     funnelCounts: async () => {
       state.queries++
@@ -54,46 +49,45 @@ const fakeStore = (maxEntries = 100, maxStaleMs = 0) => {
 describe('the read cache', () => {
   it('answers a repeated read from memory while the versions of its sources stay the same', async () => {
     const { state, cached } = fakeStore()
-    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    expect(await cached.sessionMetrics(D1, YEAR)).toEqual(totals(1))
     state.sessions = 7 // a change the versions do not show would be a broken version reader; here it proves the reuse
-    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    expect(await cached.sessionMetrics(D1, YEAR)).toEqual(totals(1))
     expect(state.queries).toBe(1)
   })
 
   it('reads again once a source it depends on changed, and not for a source it does not read', async () => {
     const { state, cached } = fakeStore()
-    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionMetrics(D1, YEAR)
     state.sessions = 2
     state.funnel = 'f2'
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     state.sessionsVersion = 's2'
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(2)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(2)
     state.sessions = 3
     state.views = 'v2'
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(3)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(3)
     expect(state.queries).toBe(3)
   })
 
   it('keeps developers, periods and filters apart', async () => {
     const { state, cached } = fakeStore()
-    await cached.sessionTotals(D1, YEAR)
-    await cached.sessionTotals(D2, YEAR)
-    await cached.sessionTotals(D1, MONTH)
-    await cached.viewTotals(D1, YEAR)
+    await cached.sessionMetrics(D1, YEAR)
+    await cached.sessionMetrics(D2, YEAR)
+    await cached.sessionMetrics(D1, MONTH)
     const range = { fromDate: '2026-01-01', toDate: '2026-12-31' }
     await cached.funnelCounts(D1, range, {})
     await cached.funnelCounts(D1, range, { projectId: D2 })
     await cached.funnelCounts(D1, range, { buildingId: D2 })
     await cached.dimensionNames('developer', [D1])
     await cached.dimensionNames('project', [D1])
-    expect(state.queries).toBe(9)
+    expect(state.queries).toBe(8)
     await cached.funnelCounts(D1, range, { projectId: D2 })
-    expect(state.queries).toBe(9)
+    expect(state.queries).toBe(8)
   })
 
   it('shares one query among identical concurrent reads', async () => {
     const { state, cached } = fakeStore()
-    const answers = await Promise.all(Array.from({ length: 10 }, () => cached.sessionTotals(D1, YEAR)))
+    const answers = await Promise.all(Array.from({ length: 10 }, () => cached.sessionMetrics(D1, YEAR)))
     expect(answers).toEqual(Array.from({ length: 10 }, () => totals(1)))
     expect(state.queries).toBe(1)
     expect(state.probes).toBe(2) // the first read's, then one shared by the nine that arrived while it ran
@@ -102,58 +96,58 @@ describe('the read cache', () => {
   it('does not keep a failure', async () => {
     const { state, cached } = fakeStore()
     state.fail = true
-    await expect(cached.sessionTotals(D1, YEAR)).rejects.toThrow('store down')
+    await expect(cached.sessionMetrics(D1, YEAR)).rejects.toThrow('store down')
     state.fail = false
-    expect(await cached.sessionTotals(D1, YEAR)).toEqual(totals(1))
+    expect(await cached.sessionMetrics(D1, YEAR)).toEqual(totals(1))
     expect(state.queries).toBe(2)
   })
 
   it('keeps at most maxEntries answers, dropping the least recently used', async () => {
     const { state, cached } = fakeStore(2)
-    await cached.sessionTotals(D1, YEAR)
-    await cached.sessionTotals(D2, YEAR)
-    await cached.sessionTotals(D1, YEAR) // D1 is now the most recent
-    await cached.sessionTotals(D1, MONTH) // drops D2
+    await cached.sessionMetrics(D1, YEAR)
+    await cached.sessionMetrics(D2, YEAR)
+    await cached.sessionMetrics(D1, YEAR) // D1 is now the most recent
+    await cached.sessionMetrics(D1, MONTH) // drops D2
     expect(state.queries).toBe(3)
-    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionMetrics(D1, YEAR)
     expect(state.queries).toBe(3)
-    await cached.sessionTotals(D2, YEAR)
+    await cached.sessionMetrics(D2, YEAR)
     expect(state.queries).toBe(4)
   })
 
   it('never answers from before the read arrived: a write seen by the store before the read is in the answer', async () => {
     const { state, cached } = fakeStore()
-    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionMetrics(D1, YEAR)
     state.sessions = 5
     state.sessionsVersion = 's5'
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(5)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(5)
   })
 
   it('with maxStaleMs, serves an answer confirmed that recently without asking the store, then asks again', async () => {
     const { state, cached } = fakeStore(100, 10_000)
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     state.sessions = 2
     state.sessionsVersion = 's2'
     state.now = 9_999
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     expect(state.probes).toBe(1)
     state.now = 10_000
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(2)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(2)
     expect(state.queries).toBe(2)
   })
 
   it('with maxStaleMs, an unchanged answer confirmed by a probe is good for another maxStaleMs from that probe', async () => {
     const { state, cached } = fakeStore(100, 10_000)
-    await cached.sessionTotals(D1, YEAR)
+    await cached.sessionMetrics(D1, YEAR)
     state.now = 15_000
-    await cached.sessionTotals(D1, YEAR) // probed: unchanged
+    await cached.sessionMetrics(D1, YEAR) // probed: unchanged
     state.sessions = 3
     state.sessionsVersion = 's3'
     state.now = 24_999
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     expect(state.probes).toBe(2)
     state.now = 25_000
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(3)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(3)
     expect(state.queries).toBe(2)
   })
 })
@@ -176,19 +170,19 @@ describe('the read cache with per-developer versions', () => {
 
   it("another developer's write leaves an answer cached; the developer's own write is in the very next read", async () => {
     const { state, tokens, cached } = perDeveloperStore()
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     state.sessions = 5
     tokens.set(D2, 'd2-b')
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(1)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(1)
     expect(state.queries).toBe(1)
     tokens.set(D1, 'd1-b')
-    expect((await cached.sessionTotals(D1, YEAR)).sessions).toBe(5)
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(5)
     expect(state.queries).toBe(2)
   })
 
   it('reads of several developers at once share one probe', async () => {
     const { asked, cached } = perDeveloperStore()
-    await Promise.all([cached.sessionTotals(D1, YEAR), cached.sessionTotals(D2, YEAR), cached.viewTotals(D1, MONTH)])
+    await Promise.all([cached.sessionMetrics(D1, YEAR), cached.sessionMetrics(D2, YEAR), cached.sessionMetrics(D1, MONTH)])
     expect(asked).toEqual([[D1], [D2, D1]])
   })
 })
