@@ -72,7 +72,6 @@ export const convertEnv = (env: Env): IngestConfig => ({
   embedded: { path: env.DEV_STATS_EMBEDDED_PATH || '.infra/embedded-clickhouse' },
   // the feature flag dev-stats.funnel.enabled, off by default
   funnelEnabled: bool(env, 'DEV_STATS_FUNNEL_ENABLED', false),
-  // off by default (docs/clickhouse.md, Day summaries)
   viewSources: list(env, 'DEV_STATS_VIEW_SOURCES', DEFAULT_VIEW_SOURCES),
   logLevel: text(env, 'DEV_STATS_LOG_LEVEL', 'info'),
   engine: {

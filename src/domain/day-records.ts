@@ -1,11 +1,13 @@
 import type { Guid } from './guid.js'
 import { dayOf, SESSION_LINK_MAX_DAYS, type DayNumber, type SessionLink } from './serving-links.js'
-import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-days.js'
+import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals, type ViewTotals } from './session-totals.js'
 
 /**
- * session-days.ts's day parts as records of one developer-day each (issue 45), computed when a read
- * needs a day and kept while the rows the day depends on are unchanged, so that a read of N days
- * costs N records plus the days written since their records were computed.
+ * Spec §8's session metrics of whole UTC days as records of one developer-day each, computed when
+ * a read needs a day and kept while the rows the day depends on are unchanged, so that a read of N
+ * days costs N records plus the days written since their records were computed. Views add up by
+ * day (a view counts on its winning row's day); a session counts once in a period, on the first day
+ * of the developer's views of it, or as a carry-in when that day is before the period.
  *
  * A day D's record holds its views (each on its winning row's day), the sessions whose first view
  * day is D, and its carry-ins: the sessions with a view on D that began earlier. A session's views

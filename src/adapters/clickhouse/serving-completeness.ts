@@ -5,7 +5,7 @@ import { ident, name, sql } from './sql-fragment.js'
 export const BACKFILL_COMPLETE = 'complete'
 /**
  * Recorded every minute, and as it stopped, by an instance of a build before the day records were
- * the one read path (their day-summaries setting off): what it writes raises no per-day
+ * the one read path (their setting off): what it writes raises no per-day
  * count. The day records' removal token reads it (clickhouse-day-records.ts).
  */
 export const SESSION_DAYS_OFF = 'session_days_off'

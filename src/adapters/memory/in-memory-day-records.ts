@@ -2,7 +2,7 @@ import type { DayRecordInputs, DayRecordStore, StoredDayRecord } from '../../app
 import { RECORD_LOOKBACK_DAYS, type DayWrites } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
-import { developerViews } from '../../domain/session-days.js'
+import { developerViews } from '../../domain/session-totals.js'
 import { dayWriteKey } from './in-memory-serving-index.js'
 import type { InMemoryTables } from './in-memory-tables.js'
 

@@ -3,7 +3,7 @@ import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES, type FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { SessionLink, ViewLink } from '../../domain/serving-links.js'
-import { developerViews, latestSessionFacts } from '../../domain/session-days.js'
+import { developerViews, latestSessionFacts } from '../../domain/session-totals.js'
 import { latestBy, type InMemoryTables } from './in-memory-tables.js'
 
 /** Where views and sessions are read from: the serving rows (the default, as on ClickHouse) or the raw facts (the definition). */

@@ -2,7 +2,7 @@ import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { FunnelStage } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
-import type { SessionTotals, ViewTotals } from '../../domain/session-days.js'
+import type { SessionTotals, ViewTotals } from '../../domain/session-totals.js'
 import { PortError } from './retriable.js'
 
 /** Half-open [from, to) interval of event time. */

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe.each(Object.entries(stores))('%s with day records answers whole days from them', (_, session) => {
   it('thousands of sessions in one batch, views across midnight, a duration replaced', async () => {
-    const summarized = recordsStore(session)
+    const composed = recordsStore(session)
     const path = dimPath()
     const sessions = Array.from({ length: 8000 }, () => id())
     const first = sessions[0] as Guid
@@ -47,16 +47,16 @@ describe.each(Object.entries(stores))('%s with day records answers whole days fr
     // the first session also has a view the next day, within its span, and a later fact replaces its duration
     rows[0] = spanning(rows[0] as FactRow)
     rows.push(viewFact(path, first, D1 + DAY + 60_000))
-    await summarized.store.append(rows, Date.now())
-    expect((await summarized.readModel.sessionMetrics(path.developerId, { from: D1, to: D1 + 2 * DAY })).sessions.maxDurationSeconds).toBe(10 + 7999)
-    await summarized.store.append([spanning(sessionFact({ sessionId: first, at: D1, durationSeconds: 9999 }))], Date.now() + 2000)
+    await composed.store.append(rows, Date.now())
+    expect((await composed.readModel.sessionMetrics(path.developerId, { from: D1, to: D1 + 2 * DAY })).sessions.maxDurationSeconds).toBe(10 + 7999)
+    await composed.store.append([spanning(sessionFact({ sessionId: first, at: D1, durationSeconds: 9999 }))], Date.now() + 2000)
     const oracle = new ClickHouseReadModel(session, 'serving')
     for (const [from, to] of [[D1, D1 + DAY], [D1 + DAY, D1 + 2 * DAY], [D1, D1 + 2 * DAY], [D1 - DAY, D1 + 3 * DAY]] as const) {
       const period = { from, to }
-      const [expected, actual] = await Promise.all([oracle.sessionMetrics(path.developerId, period), summarized.readModel.sessionMetrics(path.developerId, period)])
+      const [expected, actual] = await Promise.all([oracle.sessionMetrics(path.developerId, period), composed.readModel.sessionMetrics(path.developerId, period)])
       expect(actual, `${new Date(from).toISOString()}..${new Date(to).toISOString()}`).toEqual(expected)
     }
-    const whole = (await summarized.readModel.sessionMetrics(path.developerId, { from: D1, to: D1 + 2 * DAY })).sessions
+    const whole = (await composed.readModel.sessionMetrics(path.developerId, { from: D1, to: D1 + 2 * DAY })).sessions
     expect(whole.sessions).toBe(8000)
     expect(whole.maxDurationSeconds).toBe(9999)
   }, 120_000)

@@ -62,7 +62,7 @@ describe('the packed library in a host project', () => {
     expect(existsSync(join(lib, 'dist', 'testing.js'))).toBe(true)
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz')) as string
     const size = Number(spawnSync('stat', ['-c', '%s', join(work, tgz)], { encoding: 'utf8' }).stdout.trim())
-    // 450 KB with the code of the 16 consumers, the serving step, the day summaries and the read
+    // 450 KB with the code of the 16 consumers, the serving step, the day records and the read
     // API: the bound is against what must never ship (tests, benches, the bundled service: hundreds of KB each)
     expect(size).toBeLessThanOrEqual(480 * 1024)
   })
