@@ -1,7 +1,7 @@
 import type { PairBreaches, ServingGap, ServingGaps } from '../../application/ports/serving-gaps.port.js'
 import { EMPTY_GUID } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
-import { dayText, type DayNumber } from '../../domain/serving-links.js'
+import { dayText, SESSION_LINK_MAX_DAYS, type DayNumber } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { date, ident, int, wholeLiteral, sql, uuid, type SqlFragment } from './sql-fragment.js'
 import { servingSessionRowsOf, servingViewRowsOf } from './serving-rows.sql.js'
@@ -46,14 +46,19 @@ export class ClickHouseServingGaps implements ServingGaps {
   async breaches(day: DayNumber, storedBefore: Instant): Promise<PairBreaches> {
     const d = date(dayText(day))
     const settled = storedBeforeThe(storedBefore)
-    // the session is stored (a seek by SessionId, session_facts' key) but not linked on the view's day
+    // the session is stored (a seek by SessionId, session_facts' key) and its latest fact is not linked on the view's day: outside
+    // its span (± 1 h) or past its 32nd day, a later, shorter fact included (an earlier fact's days do not count: the latest fact is read)
     const [outside] = await this.session.select<{ n: string }>(sql`
       SELECT count() AS n FROM (
         SELECT DISTINCT PropertyObjectViewId, SessionId FROM ${this.table('view_links')}
-        WHERE Day = ${d}${settled} AND SessionId != ${uuid(EMPTY_GUID)}
-          AND SessionId NOT IN (SELECT SessionId FROM ${this.table('session_links')} WHERE Day = ${d}))
-      WHERE SessionId IN (SELECT SessionId FROM ${this.table('session_facts')}
-        WHERE SessionId IN (SELECT SessionId FROM ${this.table('view_links')} WHERE Day = ${d} AND SessionId != ${uuid(EMPTY_GUID)}))`)
+        WHERE Day = ${d}${settled} AND SessionId != ${uuid(EMPTY_GUID)}) AS v
+      ALL INNER JOIN (
+        SELECT SessionId, toDate(tupleElement(span, 1) - 3600) AS FirstDay, toDate(tupleElement(span, 2) + 3600) AS LastDay
+        FROM (SELECT SessionId, argMax(tuple(StartedAt, greatest(LastActivityAt, StartedAt)), tuple(IngestionTime, FactId)) AS span
+              FROM ${this.table('session_facts')}
+              WHERE SessionId IN (SELECT SessionId FROM ${this.table('view_links')} WHERE Day = ${d} AND SessionId != ${uuid(EMPTY_GUID)})
+              GROUP BY SessionId)) AS s USING SessionId
+      WHERE ${d} < FirstDay OR ${d} > LastDay OR ${d} > FirstDay + ${wholeLiteral(SESSION_LINK_MAX_DAYS - 1)}`)
     // another row of the view more than a day away (searched within APART_SEARCH_DAYS, by the facts' key prefix)
     const [apart] = await this.session.select<{ n: string }>(sql`
       SELECT count() AS n FROM (

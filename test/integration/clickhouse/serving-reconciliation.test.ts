@@ -72,12 +72,17 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
     const s = id()
     await store.append([sessionFact({ sessionId: s, at: T - 2 * DAY })], NOW)
     await store.append([viewFact(dev, s, T)], NOW)
+    // a view inside the span of its session's earlier fact, outside the latest fact's (shorter: it ends three days before the view)
+    const shortened = id()
+    const earlier = sessionFact({ sessionId: shortened, at: T - 3 * DAY })
+    if (earlier.table === 'session_facts') await store.append([{ ...earlier, row: { ...earlier.row, lastActivityAt: T + 3_600_000 } }], NOW - 2000)
+    await store.append([sessionFact({ sessionId: shortened, at: T - 3 * DAY }), viewFact(dev, shortened, T)], NOW - 1000)
     // a view whose closed row is three days before its open row
     const viewId = id()
     await store.append([viewFact(dev, id(), T, false, viewId), viewFact(dev, id(), T - 3 * DAY, true, viewId)], NOW)
     const found: PairBreaches[] = []
     const observer = { repaired: () => undefined, breaches: (b: PairBreaches) => void found.push(b) }
     await new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000, observer).pass()
-    expect(found).toEqual([{ 'view-outside-session': 1, 'view-rows-apart': 1 }])
+    expect(found).toEqual([{ 'view-outside-session': 2, 'view-rows-apart': 1 }])
   })
 })
