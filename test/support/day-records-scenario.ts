@@ -193,8 +193,8 @@ export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: 
       await Promise.all([run(0), run(1)])
       await Promise.all(reading)
 
-      // each instance's cache, and a read of the records alone
-      for (const reads of [...readers, new DayRecordsReadModel(refusing, records)]) {
+      // through each instance's cache (a question it never cached is read from the records)
+      for (const reads of readers) {
         for (const developer of developers) {
           for (let a = day0 - 1; a <= day0 + DAYS; a++) {
             for (let b = a; b <= day0 + DAYS; b++) {
