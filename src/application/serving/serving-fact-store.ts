@@ -15,10 +15,10 @@ const SERVING_STEP = 'SERVING_STEP'
  * A FactStore that keeps the developer-keyed serving tables current: the facts first, then the
  * lookups and the serving rows, all before `append` returns, so before the batch's offsets are
  * committed. A crash in between redelivers the batch, whose facts collapse and whose lookups run
- * again. Then, their inserts returned, the per-developer write counts in one insert
- * (ServingIndex.written): per day, what the day records are stamped with, and per developer, what
- * the read cache versions answers by; neither is ever newer than the data. A failure of the
- * serving step is classified as the fact insert's: a store error the
+ * again. Then, their inserts returned, the per-developer, per-day write counts in one insert
+ * (ServingIndex.written): the day records are stamped with them and the read cache versions
+ * answers by their sums, so neither is ever newer than the data. A failure of the serving step is
+ * classified as the fact insert's: a store error the
  * store calls transient is retried with the batch; one it calls the rows' fault (a serving row it
  * refuses) is thrown as not retriable, code `SERVING_STEP/<store code>`, so the engine isolates the
  * record and dead-letters it as store-rejected instead of pausing the consumer for good. Anything
