@@ -61,7 +61,8 @@ export interface IngestConfig {
   /**
    * DEV_STATS_MEMORY_BUDGET_MB: the records this process holds (accepted and not yet committed,
    * parked copies waiting), over every consumer; a consumer that finds it spent pauses its
-   * partitions until a commit gives room. At least one catch-up batch (`catchUp.maxBytes`).
+   * partitions until commits brought it under half (above the parked copies; the property-object
+   * consumer never pauses). At least one catch-up batch (`catchUp.maxBytes`).
    */
   readonly memoryBudgetMb: number
   /**

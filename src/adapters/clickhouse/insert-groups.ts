@@ -1,3 +1,5 @@
+import { toStoreError } from './clickhouse-error.translator.js'
+
 /** One caller's body and the promise it waits on. */
 interface Member {
   readonly body: string | Uint8Array
@@ -25,9 +27,12 @@ export type SendInsert = (table: string, chunks: readonly (string | Uint8Array)[
  * go as one insert once it returns. On 18.16 an insert costs its parts more than its rows
  * (docs/performance.md), and consumers that flush on the same clock (flush-due.ts) insert into
  * the same tables at once: eight funnel stages make one part, not eight. Every caller still waits
- * for its own rows: its promise settles when the insert carrying them has returned. A group that
- * fails is sent again member by member, so each caller gets the outcome of its own rows (one
- * refused row does not fail the others' batches).
+ * for its own rows: its promise settles when the insert carrying them has returned. A group whose
+ * rows the server refuses is sent again member by member, so each caller gets the outcome of its
+ * own rows (one refused row does not fail the others' batches). Any other failure (a timeout, a
+ * server down) fails every member at once: each engine retries its own batch with its own backoff,
+ * instead of this queue sending body after body into an outage, a request timeout each, and again
+ * an insert that may have been applied.
  */
 export class InsertGroups {
   private readonly tables = new Map<string, TableQueue>()
@@ -78,10 +83,20 @@ export class InsertGroups {
       await this.send(table, members.map((m) => m.body))
       for (const m of members) m.resolve()
     } catch (e) {
-      if (members.length === 1) return (members[0] as Member).reject(e)
-      for (const m of members) {
-        await this.send(table, [m.body]).then(m.resolve, m.reject)
+      if (members.length === 1 || toStoreError(e).retriable) return rejectAll(members, e)
+      for (const [i, m] of members.entries()) {
+        try {
+          await this.send(table, [m.body])
+          m.resolve()
+        } catch (failure) {
+          if (toStoreError(failure).retriable) return rejectAll(members.slice(i), failure)
+          m.reject(failure)
+        }
       }
     }
   }
+}
+
+const rejectAll = (members: readonly Member[], e: unknown): void => {
+  for (const m of members) m.reject(e)
 }

@@ -202,7 +202,9 @@ export class ConsumerEngine {
       await this.router.route(slice, this.batch, this.deps.clock.now())
       if (this.batch.size >= this.batchRows || this.batch.bytes >= maxBytes) await this.flush()
     }
-    if (this.budget.full && !this.pausedFor.has('budget')) await this.waitForBudget()
+    // The dimension consumers are never paused for the budget: the parked copies holding it wait for
+    // their progress, and their memory is bounded by their own batches in flight.
+    if (this.budget.full && !this.deps.handler.feedsDimensionLookup && !this.pausedFor.has('budget')) await this.waitForBudget()
   }
 
   /** The slice's records taken from the budget, on the open batch's account. */

@@ -160,7 +160,7 @@ export class EngineTelemetry {
   /** Logged at debug: under a catch-up the budget fills and empties many times a minute; the counter shows it. */
   budgetPaused(usedBytes: number, budgetBytes: number): void {
     this.metrics.memoryBudgetPaused?.(this.consumer)
-    this.logger.debug({ consumer: this.consumer, usedBytes, budgetBytes }, 'memory budget spent: partitions paused until a commit gives room')
+    this.logger.debug({ consumer: this.consumer, usedBytes, budgetBytes }, 'memory budget spent: partitions paused until commits give room')
   }
 
   sinkFailed(what: string, e: unknown, attempt: number, retryInMs: number | undefined, now: Instant): void {

@@ -11,9 +11,17 @@ export const recordBytes = (r: { readonly key: Uint8Array | null; readonly value
  * dead-lettered or parked, or the copy leaves the lot. Records already fetched are always taken
  * (they are in memory already); a consumer that finds the budget spent pauses its partitions until
  * it has room again (`whenRoom`), so the overshoot is at most one fetch per consumer.
+ *
+ * Spent at its capacity, it has room again only once the batches hold under half of what the parked
+ * copies leave them: woken as soon as usage dipped below the capacity, every consumer would fetch
+ * once, overshoot and pause again, each inserting a batch of one fetch. Parked copies leave only when
+ * due (minutes), so the mark is set above them: copies filling half of the budget do not keep the
+ * consumers paused until then.
  */
 export class MemoryBudget {
   private usedBytes = 0
+  private parkedBytes = 0
+  private spent = false
   private waiting: (() => void)[] = []
   /** Times a consumer paused for the budget. */
   pauses = 0
@@ -24,8 +32,9 @@ export class MemoryBudget {
     return this.usedBytes
   }
 
+  /** From reaching the capacity until there is room again (the class comment). */
   get full(): boolean {
-    return this.usedBytes >= this.capacityBytes
+    return this.spent
   }
 
   /** Room for catch-up growth: under half the budget in use. */
@@ -35,20 +44,33 @@ export class MemoryBudget {
 
   take(bytes: number): void {
     this.usedBytes += bytes
+    if (this.usedBytes >= this.capacityBytes) this.spent = true
   }
 
   give(bytes: number): void {
     this.usedBytes = Math.max(0, this.usedBytes - bytes)
-    if (!this.full && this.waiting.length > 0) {
+    if (this.spent && this.usedBytes - this.parkedBytes < (this.capacityBytes - this.parkedBytes) / 2) {
+      this.spent = false
       const woken = this.waiting
       this.waiting = []
       for (const wake of woken) wake()
     }
   }
 
-  /** `wake` once the budget is no longer full (at once if it is not). */
+  /** A parked copy held in memory: taken like a record, and the room mark is set above it. */
+  takeParked(bytes: number): void {
+    this.parkedBytes += bytes
+    this.take(bytes)
+  }
+
+  giveParked(bytes: number): void {
+    this.parkedBytes = Math.max(0, this.parkedBytes - bytes)
+    this.give(bytes)
+  }
+
+  /** `wake` once the budget has room again (at once if it is not full). */
   whenRoom(wake: () => void): void {
-    if (!this.full) wake()
+    if (!this.spent) wake()
     else this.waiting.push(wake)
   }
 }

@@ -43,7 +43,7 @@ export class ParkingLot {
 
   hold(record: BrokerRecord, dueAt: Instant): void {
     this.waiting.push({ record: detached(record), dueAt })
-    this.budget.take(recordBytes(record))
+    this.budget.takeParked(recordBytes(record))
     if (!this.closed && this.waiting.length >= this.capacity) {
       this.closed = true
       this.gate.close(this.waiting.length)
@@ -54,7 +54,7 @@ export class ParkingLot {
   takeDue(now: Instant): BrokerRecord[] {
     const due = this.waiting.filter((w) => w.dueAt <= now).map((w) => w.record)
     if (due.length > 0) this.waiting = this.waiting.filter((w) => w.dueAt > now)
-    this.budget.give(due.reduce((n, r) => n + recordBytes(r), 0))
+    this.budget.giveParked(due.reduce((n, r) => n + recordBytes(r), 0))
     this.reopen()
     return due
   }
@@ -63,7 +63,7 @@ export class ParkingLot {
   revoke(partitions: readonly TopicPartition[]): void {
     const revoked = (r: BrokerRecord) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition)
     const kept = this.waiting.filter((w) => !revoked(w.record))
-    this.budget.give(this.waiting.filter((w) => revoked(w.record)).reduce((n, w) => n + recordBytes(w.record), 0))
+    this.budget.giveParked(this.waiting.filter((w) => revoked(w.record)).reduce((n, w) => n + recordBytes(w.record), 0))
     this.waiting = kept
     this.reopen()
   }

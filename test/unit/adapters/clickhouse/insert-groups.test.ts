@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { InsertGroups } from '../../../../src/adapters/clickhouse/insert-groups.js'
+import { StoreError } from '../../../../src/application/ports/store-error.js'
 
-/** A recording sender: each call's table and bodies; `refuse` fails a call carrying that body, `hold` keeps calls open until released. */
+/**
+ * A recording sender: each call's table and bodies; `refuse` fails a call carrying that body as the
+ * server refuses a row (not retriable), `failure` fails every call with it, `hold` keeps calls open
+ * until released.
+ */
 class Sender {
   readonly calls: { table: string; bodies: string[] }[] = []
   refuse = new Set<string>()
+  failure: Error | undefined
   private held: (() => void)[] = []
   hold = false
 
@@ -13,7 +19,8 @@ class Sender {
     this.calls.push({ table, bodies })
     if (this.hold) await new Promise<void>((r) => this.held.push(r))
     const refused = bodies.find((b) => this.refuse.has(b))
-    if (refused) throw new Error(`refused ${refused}`)
+    if (refused) throw new StoreError(`refused ${refused}`, false, 'CLICKHOUSE_27')
+    if (this.failure) throw this.failure
   }
 
   release(): void {
@@ -78,5 +85,44 @@ describe('InsertGroups', () => {
     expect(await settled(groups.insert('t', 'bad\n'))).toBe('refused bad\n')
     expect(s.calls).toHaveLength(1)
     expect(await settled(groups.insert('t', 'ok\n'))).toBe('ok')
+  })
+
+  it('fails every caller of a group at once on a transient failure, sending nothing again: each engine retries its own batch', async () => {
+    const s = new Sender()
+    s.failure = new StoreError('connect ECONNREFUSED 127.0.0.1:8123', true, 'ECONNREFUSED')
+    const groups = new InsertGroups(s.send)
+    const outcomes = await Promise.all(['a\n', 'b\n', 'c\n'].map((b) => settled(groups.insert('t', b))))
+    expect(outcomes).toEqual(Array(3).fill('connect ECONNREFUSED 127.0.0.1:8123'))
+    expect(s.calls).toHaveLength(1)
+    s.failure = undefined
+    expect(await settled(groups.insert('t', 'a\n'))).toBe('ok')
+  })
+
+  it('on a silent server, a group of 16 costs one request timeout, not 17', async () => {
+    const timeoutMs = 50
+    const calls: number[] = []
+    const groups = new InsertGroups(async (_table, chunks) => {
+      calls.push(chunks.length)
+      await new Promise((r) => setTimeout(r, timeoutMs))
+      throw new StoreError('Timeout error.', true, 'TRANSPORT')
+    })
+    const started = performance.now()
+    const outcomes = await Promise.all(Array.from({ length: 16 }, (_, i) => settled(groups.insert('t', `${i}\n`))))
+    expect(outcomes).toEqual(Array(16).fill('Timeout error.'))
+    expect(calls).toEqual([16])
+    expect(performance.now() - started).toBeLessThan(5 * timeoutMs)
+  })
+
+  it('stops sending body by body once the server fails for a reason not the rows\': the rest fail at once', async () => {
+    const s = new Sender()
+    s.refuse.add('bad\n')
+    const groups = new InsertGroups(async (table, chunks) => {
+      // the server goes away right after refusing the group
+      if (s.calls.length === 1) s.failure = new StoreError('socket hang up', true, 'ECONNRESET')
+      await s.send(table, chunks)
+    })
+    const outcomes = await Promise.all(['a\n', 'bad\n', 'c\n'].map((b) => settled(groups.insert('t', b))))
+    expect(outcomes).toEqual(Array(3).fill('socket hang up'))
+    expect(s.calls.map((c) => c.bodies)).toEqual([['a\n', 'bad\n', 'c\n'], ['a\n']])
   })
 })
