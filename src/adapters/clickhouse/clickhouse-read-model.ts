@@ -127,9 +127,10 @@ export class ClickHouseReadModel implements ReadModel {
         WHERE DeveloperId IN (${join(ids.map(uuid), ', ')})
           AND EventDate >= ${date(range.fromDate)} AND EventDate <= ${date(range.toDate)}
         GROUP BY DeveloperId`)
-      for (const row of rows) found.set(row.developerId ?? '', stageCounts(row))
+      for (const row of rows) found.set((row.developerId ?? '').toLowerCase(), stageCounts(row))
     }
-    return new Map(unique.map((id) => [id, found.get(id) ?? stageCounts(undefined)]))
+    // the server spells UUIDs in lower case; a caller may not
+    return new Map(unique.map((id) => [id, found.get(id.toLowerCase()) ?? stageCounts(undefined)]))
   }
 }
 
