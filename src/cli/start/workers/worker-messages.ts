@@ -1,6 +1,6 @@
 // What the primary of `start --workers N` and its workers say to each other over the cluster's IPC
 // channel: the primary asks a worker for its readiness or its metrics, a worker answers, and tells
-// once that it is consuming (a failure before that is a start-up failure: no restart).
+// once that it is consuming (a failure before that, at its slot's first start, stops the pool).
 
 /** The worker's index (1..N) in its environment: its log lines' `worker` field and its metrics' label. */
 export const WORKER_INDEX = 'INGEST_WORKER_INDEX'
