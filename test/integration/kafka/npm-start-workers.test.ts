@@ -125,6 +125,34 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
     }
   }, 400_000)
 
+  // Issue 64, item 4: the periodic passes (reconciliation, link retention, lag reads) run once per
+  // host, in worker 1; /metrics says so, and the group lag comes once, not once per worker.
+  it('runs the periodic passes in worker 1 alone: the lag gauge is worker 1\'s, the runner gauge says which', async () => {
+    const port = await freePort()
+    const d = isolatedDeployment('kafkajs', 'workers-passes', { DEV_STATS_HTTP_PORT: String(port), DEV_STATS_LAG_INTERVAL_MS: '1000' })
+    topics.push(...d.topics)
+    databases.push(d.database)
+    expect(npmRun(['migrate'], d.env).code).toBe(0)
+    const provisioned = npmRun(['topics'], d.env)
+    expect(provisioned.code, provisioned.output).toBe(0)
+    const service = new NpmStart(d.env, ['--workers', '2'])
+    const series = async (name: string) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+      return [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map((m) => ({ worker: /worker="(\d+)"/.exec(m[1] as string)?.[1], value: Number(m[2]) }))
+    }
+    try {
+      await eventuallyAsync(() => logLines(service.output, /^consuming from/).length >= 2 || service.output.includes('dev-stats ingest:'), 120_000, `both workers consuming:\n${service.output}`)
+      // a few lag intervals: a worker that read lag itself would show its series by now
+      await eventuallyAsync(async () => (await series('dev_stats_consumer_lag_records')).length > 0, 30_000, 'lag read')
+      await new Promise((r) => setTimeout(r, 3000))
+      const lagWorkers = new Set((await series('dev_stats_consumer_lag_records')).map((s) => s.worker))
+      expect([...lagWorkers]).toEqual(['1'])
+      expect((await series('dev_stats_periodic_passes_runner')).sort((a, b) => String(a.worker).localeCompare(String(b.worker)))).toEqual([{ worker: '1', value: 1 }, { worker: '2', value: 0 }])
+    } finally {
+      await service.stop()
+    }
+  }, 300_000)
+
   it('a worker failing at start-up (its store lacks every migration) stops the others: exit 1, no restart', async () => {
     const d = isolatedDeployment('kafkajs', 'workers-unmigrated', { DEV_STATS_HTTP_PORT: String(await freePort()) })
     databases.push(d.database)

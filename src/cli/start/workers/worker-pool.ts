@@ -4,7 +4,7 @@ import type { Readiness } from '../../../application/ops/readiness.js'
 import type { Logger } from '../../../application/ports/logger.port.js'
 import { ANSWER_WAIT_MS, questionsTo, type AskWorker } from './ask-worker.js'
 import { restartAttempt, restartDelayMs } from './restart-delay.js'
-import { isStarted, WORKER_INDEX } from './worker-messages.js'
+import { isLagRead, isStarted, WORKER_INDEX, type LagRead } from './worker-messages.js'
 import { workersReadiness } from './workers-readiness.js'
 
 /** Past a worker's own stop deadline, how long the primary waits before it kills the worker. */
@@ -67,11 +67,17 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
     void slot.exited.then((exit) => exited(slot, worker, exit))
     worker.on('error', (e: Error) => o.logger.warn({ worker: slot.index, err: String(e) }, 'worker channel failed'))
     worker.on('message', (m: unknown) => {
+      if (isLagRead(m)) return passOn(slot, m)
       if (!isStarted(m)) return
       slot.consuming = true
       if (slots.every((s) => s.consuming)) o.logger.info({ workers: o.count }, 'every worker consuming')
     })
     o.logger.info({ worker: slot.index, workerPid: worker.process.pid }, `worker ${slot.index} forked`)
+  }
+
+  /** Worker 1's lag read to every other worker running (one restarting gets the next). */
+  const passOn = (from: Slot, read: LagRead): void => {
+    for (const s of slots) if (s !== from && s.worker?.isConnected()) s.worker.send(read, () => undefined)
   }
 
   const exited = (slot: Slot, worker: Worker, exit: Exit): void => {
