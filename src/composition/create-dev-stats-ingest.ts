@@ -67,6 +67,24 @@ export interface DevStatsIngest {
   readonly consumers: readonly string[]
 }
 
+/**
+ * How a process shares its host's periodic passes (not public). Under `start --workers N` one
+ * worker runs the reconciliation, the link retention and the lag reads for all N; the others run
+ * none and are handed its lag reads, which their batching and parking need.
+ */
+export interface PeriodicPasses {
+  /** True in the process that runs them: the only one, or worker 1 of N. */
+  readonly here: boolean
+  /** Where it runs them: told of each of its lag reads, to pass them on. */
+  readonly lagReads?: LagObserver
+}
+
+/** An ingest that takes its lag reads from the host's runner of the periodic passes when it is not that runner. */
+export interface IngestProcess extends DevStatsIngest {
+  /** A lag read made by the runner: fed to this process's batching and parking as its own would be. */
+  readonly lagRead: LagObserver
+}
+
 /** Every lag read told to each observer. */
 const bothOf = (...observers: readonly LagObserver[]): LagObserver => ({
   observed: (consumer, lags, readFrom) => observers.forEach((o) => o.observed(consumer, lags, readFrom)),
@@ -87,7 +105,10 @@ const storeAt = (config: IngestConfig): string =>
  * EmbeddedStoreMissing when the chosen optional client is not installed (each says how to install
  * it). Owns no process: no signal handlers, no exit, no output but through `logger`.
  */
-export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevStatsIngest => {
+export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevStatsIngest => createIngestProcess(options, { here: true })
+
+/** `createDevStatsIngest` for one of several processes on a host: the periodic passes run only where `passes.here`. */
+export const createIngestProcess = (options: DevStatsIngestOptions, passes: PeriodicPasses): IngestProcess => {
   const config = resolveConfig(options.config)
   const ports = options.ports ?? {}
   if (!ports.broker) requireBrokerClient(config)
@@ -102,26 +123,28 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
   const store = container.get<StoreAdapters>(TOKENS.StoreAdapters)
   const pressure = container.get<PartsPressure>(TOKENS.PartsPressure)
   const clock = container.get<Clock>(TOKENS.Clock)
-  const retention = store.linkPartitions
+  const retention = passes.here && store.linkPartitions
     ? new LinkRetention(store.linkPartitions, config.servingLatenessDays, clock, logger, (n) => metrics.linkPartitionsDropped(n))
     : undefined
-  const reconciliation = store.reconcile
+  const reconciliation = passes.here && store.reconcile
     ? new ServingReconciliation(store.reconcile.gaps, store.reconcile.serving, clock, logger, config.servingReconcileMinutes * 60_000, {
         repaired: (r) => metrics.servingRepaired(r.views, r.sessions),
         breaches: (b) => metrics.servingBreaches(b),
       })
     : undefined
+  const lagRead = bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs))
   const ops = ingestOps({
     service,
     registry,
-    lagReader: broker.lagReader,
+    lagReader: passes.here ? broker.lagReader : undefined,
+    runsPeriodicPasses: passes.here,
     probe: store.probe,
     clock,
     logger,
     lagIntervalMs: config.lagIntervalMs,
     readyMaxRetrySeconds: config.http.readyMaxRetrySeconds,
     budget: container.get<MemoryBudget>(TOKENS.MemoryBudget),
-    lagObserver: bothOf(container.get<DimensionProgressTracker>(TOKENS.DimensionProgress), container.get<BacklogBoard>(TOKENS.Backlogs)),
+    lagObserver: passes.lagReads ? bothOf(lagRead, passes.lagReads) : lagRead,
   })
 
   let started = false
@@ -193,5 +216,6 @@ export const createDevStatsIngest = (options: DevStatsIngestOptions = {}): DevSt
     registry,
     config,
     consumers: service.engines.map((e) => e.name),
+    lagRead,
   }
 }

@@ -42,6 +42,8 @@ export const ingestOps = (o: {
   clock: Clock
   logger: Logger
   lagIntervalMs: number
+  /** This process runs its host's periodic passes (the `dev_stats_periodic_passes_runner` gauge). */
+  runsPeriodicPasses: boolean
   readyMaxRetrySeconds: number
   /** Told of every lag read (the dimension progress parked records wait for). */
   lagObserver: LagObserver
@@ -55,6 +57,7 @@ export const ingestOps = (o: {
       consumers: () => consumerHealthOf(o.service),
       lagOf: (c) => last?.lagOf(c) ?? [],
       memory: () => ({ budgetBytes: o.budget.capacityBytes, usedBytes: o.budget.used }),
+      runsPeriodicPasses: o.runsPeriodicPasses,
     })
   }
   return {

@@ -10,6 +10,8 @@ export interface OpsView {
   lagOf(consumer: string): readonly PartitionLag[]
   /** The process's memory budget for held records: bytes, and bytes in use. */
   memory(): { readonly budgetBytes: number; readonly usedBytes: number }
+  /** This process runs its host's periodic passes: the reconciliation, the link retention, the lag reads. */
+  readonly runsPeriodicPasses: boolean
 }
 
 /**
@@ -46,6 +48,7 @@ export const registerOpsGauges = (registry: Registry, view: OpsView): void => {
   })
   gauge('dev_stats_memory_budget_bytes', 'Bytes of records this process may hold (DEV_STATS_MEMORY_BUDGET_MB)', [], (g) => g.set(view.memory().budgetBytes))
   gauge('dev_stats_memory_used_bytes', 'Bytes of records held now: accepted and not yet committed, parked copies waiting', [], (g) => g.set(view.memory().usedBytes))
+  gauge('dev_stats_periodic_passes_runner', "1 in the process that runs the host's periodic passes (reconciliation, link retention, lag reads), 0 in the others of start --workers N", [], (g) => g.set(view.runsPeriodicPasses ? 1 : 0))
   gauge('dev_stats_consumer_joined', '1 while the consumer is a member of its group', ['consumer'], (g) => {
     for (const c of view.consumers()) g.set({ consumer: c.name }, c.joinedAt === undefined ? 0 : 1)
   })

@@ -12,8 +12,8 @@ export const LINK_RETENTION_INTERVAL_MS = 3_600_000
  * Keeps the link tables within the accepted lateness (serving-window.ts), as a TTL would, on
  * every server version (18.16 has no TTL): every interval, the monthly partitions whose every day
  * is older than the window are dropped. The first pass runs one interval after start. Every
- * instance does it; a partition already dropped is not there to drop again. A failed pass is
- * logged and tried again at the next interval.
+ * instance does it (one worker of `start --workers N`); a partition already dropped is not there
+ * to drop again. A failed pass is logged and tried again at the next interval.
  */
 export class LinkRetention extends PeriodicPass<number> {
   constructor(

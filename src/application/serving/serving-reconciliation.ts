@@ -37,9 +37,9 @@ const unobserved: ReconciliationObserver = { repaired: () => undefined, breaches
  * missing: a serving row the ingest's lookups missed (on a replicated cluster, a lookup that read
  * a replica behind an acknowledged insert around a failover) is written within an interval, the
  * developer's write count raised after it so that no cached answer outlives it. Then it counts the
- * days' views outside the assumptions only both facts tell. Every instance runs it, the first
- * pass one interval after start; rows written twice collapse like any redelivered row. A failed
- * pass is logged and tried again at the next interval.
+ * days' views outside the assumptions only both facts tell. Every instance runs it (one worker of
+ * `start --workers N`), the first pass one interval after start; rows written twice collapse like
+ * any redelivered row. A failed pass is logged and tried again at the next interval.
  */
 export class ServingReconciliation extends PeriodicPass<Repaired> {
   constructor(

@@ -4,10 +4,11 @@
 // then finishes the in-flight batches, commits what was inserted and leaves the groups.
 import { pino, type Logger } from 'pino'
 import { decodeKafkaJsHeaderValuesAsText } from '../../adapters/kafka/kafkajs/kafkajs-record-decoder.js'
+import { createIngestProcess, type IngestProcess } from '../../composition/create-dev-stats-ingest.js'
 import { serveOps } from '../../composition/ops.js'
 import { readApiHttpSettings, readApiSettings } from '../../composition/read-api-config.js'
 import {
-  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv, createDevStatsIngest, type DevStatsIngest,
+  ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv,
 } from '../../index.js'
 import { STARTUP_TIMEOUT, retryStartIn, startupTimeoutSeconds } from './startup-deadline.js'
 import { STOP_TIMEOUT, stopTimeoutSeconds, stopWithin } from './stop-deadline.js'
@@ -22,7 +23,7 @@ export const isSettingError = (e: unknown): e is Error => e instanceof ConfigErr
 
 /** Resolves with the exit code once stopped (0 after a signal) or refused at start. */
 export const runIngestProcess = async (env: NodeJS.ProcessEnv, worker?: WorkerLink): Promise<number> => {
-  let ingest: DevStatsIngest
+  let ingest: IngestProcess
   let readApi: ReturnType<typeof readApiSettings>
   let readApiHttp: ReturnType<typeof readApiHttpSettings>
   let logger: Logger
@@ -39,13 +40,13 @@ export const runIngestProcess = async (env: NodeJS.ProcessEnv, worker?: WorkerLi
     decodeKafkaJsHeaderValuesAsText()
     logger = pino({ name: 'dev-stats-ingest', level: config.logLevel })
     if (worker) logger = logger.child({ worker: worker.index })
-    ingest = createDevStatsIngest({ config, logger, ...(worker ? { registry: worker.registry } : {}) })
+    ingest = createIngestProcess({ config, logger, ...(worker ? { registry: worker.registry } : {}) }, worker?.passes ?? { here: true })
   } catch (e) {
     if (isSettingError(e)) return failed(2, e.message)
     throw e
   }
   const { http } = ingest.config
-  worker?.answerFor(ingest)
+  worker?.attach(ingest)
 
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined
   let stopped: (code: number) => void = () => undefined

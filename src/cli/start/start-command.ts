@@ -19,8 +19,10 @@ Logs are JSON lines on stdout (pino).
                 member of every consumer group, behind one HTTP endpoint: /metrics carries every
                 worker's series labelled worker="1".."N", /health/ready is 200 when every worker
                 is ready, the read API is served by the primary. A worker that dies is restarted
-                (1 s, doubling to 30 s while it keeps dying within a minute); one that fails at
-                start-up (exit 1) or on a setting (exit 2) stops them all with its exit code.
+                (1 s, doubling to 30 s while it keeps dying within a minute), also when its
+                restart fails at start-up; one that fails its first start (exit 1) or on a
+                setting (exit 2) stops them all with its exit code. Worker 1 alone runs the
+                periodic passes (reconciliation, link retention, lag reads) for all of them.
                 SIGTERM/SIGINT stop every worker; exit 0 when each stopped cleanly. Needs Kafka
                 and DEV_STATS_STORE=clickhouse. auto: one a CPU, no more than the most partitions
                 of a topic the consumers read. Log lines of a worker carry "worker": its number.

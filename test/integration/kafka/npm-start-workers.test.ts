@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { clickhouseUrl } from '../../support/clickhouse.js'
+import { binaryRecord, guid, path, viewEndedPayload } from '../../support/events.js'
 import { isolatedDeployment } from '../../support/deployment.js'
 import { freePort } from '../../support/http.js'
 import { kafkaBroker, sessionStream } from '../../support/kafka.js'
@@ -124,6 +125,53 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
       await broker.close()
     }
   }, 400_000)
+
+  // Issue 64, item 4: the periodic passes (reconciliation, link retention, lag reads) run once per
+  // host, in worker 1; /metrics says so, and the group lag comes once, not once per worker. Worker
+  // 2 parks with worker 1's lag reads: a view whose property object never comes is a proven
+  // dimension-gap within seconds on either worker, not held for the maximum wait (10 min here).
+  it('runs the periodic passes in worker 1 alone, whose lag reads reach worker 2\'s parking; the runner gauge says which', async () => {
+    const port = await freePort()
+    const d = isolatedDeployment('kafkajs', 'workers-passes', {
+      DEV_STATS_HTTP_PORT: String(port),
+      DEV_STATS_LAG_INTERVAL_MS: '500',
+      DEV_STATS_PARKING_MAX_ATTEMPTS: '2',
+      DEV_STATS_PARKING_BACKOFF_INITIAL_MS: '200',
+      DEV_STATS_PARKING_BACKOFF_MAX_MS: '500',
+      DEV_STATS_PARKING_GAP_MAX_WAIT_MS: '600000',
+    })
+    topics.push(...d.topics)
+    databases.push(d.database)
+    expect(npmRun(['migrate'], d.env).code).toBe(0)
+    const provisioned = npmRun(['topics'], d.env)
+    expect(provisioned.code, provisioned.output).toBe(0)
+    const service = new NpmStart(d.env, ['--workers', '2'])
+    const broker = kafkaBroker('kafkajs')
+    const series = async (name: string) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+      return [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map((m) => ({ worker: /worker="(\d+)"/.exec(m[1] as string)?.[1], value: Number(m[2]) }))
+    }
+    try {
+      await eventuallyAsync(() => logLines(service.output, /^consuming from/).length >= 2 || service.output.includes('dev-stats ingest:'), 120_000, `both workers consuming:\n${service.output}`)
+      // a few lag intervals: a worker that read lag itself would show its series by now
+      await eventuallyAsync(async () => (await series('dev_stats_consumer_lag_records')).length > 0, 30_000, 'lag read')
+      await new Promise((r) => setTimeout(r, 3000))
+      const lagWorkers = new Set((await series('dev_stats_consumer_lag_records')).map((s) => s.worker))
+      expect([...lagWorkers]).toEqual(['1'])
+      expect((await series('dev_stats_periodic_passes_runner')).sort((a, b) => String(a.worker).localeCompare(String(b.worker)))).toEqual([{ worker: '1', value: 1 }, { worker: '2', value: 0 }])
+
+      const VIEWS = 30 // keyed apart: every partition of the three, so both workers get some
+      const views = Array.from({ length: VIEWS }, () => binaryRecord(d.topicsOf('VIEW_ENDED').source, viewEndedPayload(path(), guid()), { key: guid() }))
+      await broker.producer().publish(views)
+      const gaps = async (name: string) => (await series(name)).filter((s) => s.value > 0)
+      await eventuallyAsync(async () => (await gaps('dev_stats_dimension_gap_total')).reduce((n, s) => n + s.value, 0) === VIEWS, 60_000, 'every view a dimension-gap')
+      expect((await gaps('dev_stats_dimension_gap_total')).map((s) => s.worker).sort()).toEqual(['1', '2'])
+      expect(await gaps('dev_stats_dimension_gap_unproven_total')).toEqual([])
+    } finally {
+      await service.stop()
+      await broker.close()
+    }
+  }, 300_000)
 
   it('a worker failing at start-up (its store lacks every migration) stops the others: exit 1, no restart', async () => {
     const d = isolatedDeployment('kafkajs', 'workers-unmigrated', { DEV_STATS_HTTP_PORT: String(await freePort()) })

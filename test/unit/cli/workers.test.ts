@@ -1,12 +1,16 @@
+import cluster from 'node:cluster'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../../../src/cli/cli.js'
+import { workerLink } from '../../../src/cli/start/workers/worker-link.js'
+import type { IngestProcess } from '../../../src/composition/create-dev-stats-ingest.js'
 import { restartAttempt, restartDelayMs } from '../../../src/cli/start/workers/restart-delay.js'
 import { workersReadiness } from '../../../src/cli/start/workers/workers-readiness.js'
 import { refuseUnshared, workerCount, workersSetting } from '../../../src/cli/start/workers/workers-setting.js'
 import { ConfigError } from '../../../src/index.js'
 
 // `dev-stats-ingest start --workers N`: the setting, the count `auto` gives, the restart back-off
-// and the one readiness of N workers. Nothing here forks: every case is refused before that.
+// the one readiness of N workers and which worker runs the periodic passes. Nothing here forks:
+// every case is refused before that, and a worker's link is seen from inside the test's process.
 const captured = () => {
   const err: string[] = []
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
@@ -91,5 +95,31 @@ describe('the one readiness of N workers', () => {
       ready: false,
       reasons: ['worker 2: session-ended: has not joined its consumer group', 'worker 3: not running (restarting)'],
     })
+  })
+})
+
+describe('the periodic passes of N workers', () => {
+  const lags = [{ topic: 't', partition: 0, end: 5, committed: 2, lag: 3 }]
+  const asWorker = (index: number) => {
+    vi.spyOn(cluster, 'isWorker', 'get').mockReturnValue(true)
+    return workerLink({ INGEST_WORKER_INDEX: String(index) })
+  }
+  afterEach(() => vi.restoreAllMocks())
+
+  it('run in worker 1, which passes its lag reads on; the others run none', () => {
+    expect(asWorker(1)?.passes).toMatchObject({ here: true, lagReads: expect.any(Object) })
+    expect(asWorker(2)?.passes).toEqual({ here: false, lagReads: undefined })
+  })
+
+  it('another worker hands the lag reads the primary passes on to its ingest', () => {
+    const before = process.listeners('message')
+    const observed: unknown[] = []
+    asWorker(2)?.attach({ lagRead: { observed: (...read: unknown[]) => void observed.push(read) } } as unknown as IngestProcess)
+    try {
+      process.emit('message', { type: 'dev-stats:lag', consumer: 'session-ended', lags, readFrom: 1234 }, undefined)
+      expect(observed).toEqual([['session-ended', lags, 1234]])
+    } finally {
+      for (const l of process.listeners('message')) if (!before.includes(l)) process.off('message', l)
+    }
   })
 })

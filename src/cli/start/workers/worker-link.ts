@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
 import { Registry } from 'prom-client'
-import type { DevStatsIngest } from '../../../index.js'
-import { isQuestion, WORKER_INDEX, type Answer, type Started, type Topic } from './worker-messages.js'
+import type { DevStatsIngest, IngestProcess, PeriodicPasses } from '../../../composition/create-dev-stats-ingest.js'
+import { isLagRead, isQuestion, WORKER_INDEX, type Answer, type LagRead, type Started, type Topic } from './worker-messages.js'
 
 /** A worker's side of `start --workers N`: what makes its one ingest process one of N. */
 export interface WorkerLink {
@@ -9,14 +9,16 @@ export interface WorkerLink {
   readonly index: number
   /** The ingest's registry: every series labelled `worker="<index>"`, so that the primary can merge the workers' metrics. */
   readonly registry: Registry
-  /** Answers the primary's questions about `ingest` from now on. */
-  answerFor(ingest: DevStatsIngest): void
+  /** Worker 1 runs the host's periodic passes and sends its lag reads to the primary; the others run none. */
+  readonly passes: PeriodicPasses
+  /** From now on: answers the primary's questions about `ingest`, and hands it the lag reads the primary passes on. */
+  attach(ingest: IngestProcess): void
   /** Tells the primary that every consumer joined its group. */
   started(): void
 }
 
 // a callback, so that a channel closed meanwhile (the primary gone: the worker exits) throws nothing
-const send = (message: Answer | Started): void => void process.send?.(message, undefined, undefined, () => undefined)
+const send = (message: Answer | Started | LagRead): void => void process.send?.(message, undefined, undefined, () => undefined)
 
 const answerOf = async (ingest: DevStatsIngest, topic: Topic): Promise<unknown> =>
   topic === 'readiness' ? ingest.readiness() : ingest.registry.getMetricsAsJSON()
@@ -27,11 +29,17 @@ export const workerLink = (env: NodeJS.ProcessEnv): WorkerLink | undefined => {
   if (!cluster.isWorker || !Number.isInteger(index)) return undefined
   const registry = new Registry()
   registry.setDefaultLabels({ worker: String(index) })
+  const runner = index === 1
   return {
     index,
     registry,
-    answerFor: (ingest) =>
+    passes: {
+      here: runner,
+      lagReads: runner ? { observed: (consumer, lags, readFrom) => send({ type: 'dev-stats:lag', consumer, lags, readFrom }) } : undefined,
+    },
+    attach: (ingest) =>
       void process.on('message', (m: unknown) => {
+        if (isLagRead(m)) return ingest.lagRead.observed(m.consumer, m.lags, m.readFrom)
         if (!isQuestion(m)) return
         answerOf(ingest, m.topic).then(
           (answer) => send({ type: 'dev-stats:answer', id: m.id, answer }),

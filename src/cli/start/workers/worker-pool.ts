@@ -4,7 +4,7 @@ import type { Readiness } from '../../../application/ops/readiness.js'
 import type { Logger } from '../../../application/ports/logger.port.js'
 import { ANSWER_WAIT_MS, questionsTo, type AskWorker } from './ask-worker.js'
 import { restartAttempt, restartDelayMs } from './restart-delay.js'
-import { isStarted, WORKER_INDEX } from './worker-messages.js'
+import { isLagRead, isStarted, WORKER_INDEX, type LagRead } from './worker-messages.js'
 import { workersReadiness } from './workers-readiness.js'
 
 /** Past a worker's own stop deadline, how long the primary waits before it kills the worker. */
@@ -26,7 +26,7 @@ export interface WorkerPoolOptions {
   readonly logger: Logger
   /** The workers' DEV_STATS_STOP_TIMEOUT_SECONDS. */
   readonly stopSeconds: number
-  /** A worker failed in a way a restart does not mend (exit 2, or 1 before it was consuming): its exit code. Restarts no more. */
+  /** A worker failed in a way a restart does not mend (exit 2, or 1 at its slot's first start, before consuming): its exit code. Restarts no more. */
   readonly failed: (code: number) => void
 }
 
@@ -43,6 +43,8 @@ interface Slot {
   exited?: Promise<Exit>
   consuming: boolean
   forkedAt: number
+  /** Workers forked into this slot so far: 1 while it is the slot's first. */
+  forks: number
   /** Restarts in a row while it keeps dying quickly. */
   restarts?: number
   restart?: NodeJS.Timeout
@@ -50,7 +52,7 @@ interface Slot {
 
 /** Forks `count` workers (`dev-stats-ingest start` again, in cluster workers) and keeps them running. */
 export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
-  const slots: Slot[] = Array.from({ length: o.count }, (_, i) => ({ index: i + 1, consuming: false, forkedAt: 0 }))
+  const slots: Slot[] = Array.from({ length: o.count }, (_, i) => ({ index: i + 1, consuming: false, forkedAt: 0, forks: 0 }))
   let restarting = true
   let stopped: Promise<boolean> | undefined
 
@@ -60,15 +62,22 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
     slot.ask = questionsTo(worker)
     slot.consuming = false
     slot.forkedAt = Date.now()
+    slot.forks++
     slot.exited = new Promise((resolve) => worker.once('exit', (code: number | null, signal: string | null) => resolve({ code, signal })))
     void slot.exited.then((exit) => exited(slot, worker, exit))
     worker.on('error', (e: Error) => o.logger.warn({ worker: slot.index, err: String(e) }, 'worker channel failed'))
     worker.on('message', (m: unknown) => {
+      if (isLagRead(m)) return passOn(slot, m)
       if (!isStarted(m)) return
       slot.consuming = true
       if (slots.every((s) => s.consuming)) o.logger.info({ workers: o.count }, 'every worker consuming')
     })
     o.logger.info({ worker: slot.index, workerPid: worker.process.pid }, `worker ${slot.index} forked`)
+  }
+
+  /** Worker 1's lag read to every other worker running (one restarting gets the next). */
+  const passOn = (from: Slot, read: LagRead): void => {
+    for (const s of slots) if (s !== from && s.worker?.isConnected()) s.worker.send(read, () => undefined)
   }
 
   const exited = (slot: Slot, worker: Worker, exit: Exit): void => {
@@ -78,8 +87,10 @@ export const startWorkerPool = (o: WorkerPoolOptions): WorkerPool => {
     }
     if (!restarting) return
     const how = exit.signal ?? `code ${exit.code}`
-    // exit 2 is a setting; 1 before consuming a server, a migration or a topic missing: all N would fail alike
-    if (exit.code === 2 || (exit.code === 1 && !slot.consuming)) {
+    // exit 2 is a setting; 1 at a slot's first start a server, a migration or a topic missing: all N
+    // would fail alike. A restarted worker's failed start is an outage that outlasted its start-up
+    // timeout while the others run on: it is restarted with the backoff like any other death.
+    if (exit.code === 2 || (exit.code === 1 && !slot.consuming && slot.forks === 1)) {
       restarting = false
       o.logger.error({ worker: slot.index, code: exit.code }, `worker ${slot.index} failed at start-up (${how}): stopping every worker`)
       return o.failed(exit.code)
