@@ -105,12 +105,17 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   c.bind(TOKENS.FactStore).toDynamicValue((ctx) => storeOf(ctx).factStore)
   c.bind(TOKENS.StoreProbe).toDynamicValue((ctx) => storeOf(ctx).probe)
   c.bind(TOKENS.DimensionReader).toDynamicValue((ctx) => storeOf(ctx).dimensionReader)
-  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) =>
-    readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock), (e) => {
+  c.bind(TOKENS.ReadModel).toDynamicValue((ctx) => {
+    let loggedAt = -Infinity
+    return readModelOf(storeOf(ctx), config, ctx.get(TOKENS.Clock), (e) => {
       ctx.get<IngestMetrics>(TOKENS.Metrics).dayRecordsNotStored?.()
+      // counted every time, logged once a minute: a read-only user would fail every read's store
+      const now = ctx.get<Clock>(TOKENS.Clock).now()
+      if (now - loggedAt < 60_000) return
+      loggedAt = now
       ctx.get<Logger>(TOKENS.Logger).warn({ err: e instanceof Error ? e.message : String(e) }, 'day records computed by a read not stored; a later read computes them again')
-    }),
-  )
+    })
+  })
   c.bind(TOKENS.Handlers).toConstantValue(handlersOf(config))
   // Fed by the lag monitor (ingest-ops) when the broker has a lag reader: parked records wait for
   // the dimension consumers run here; without one they end after their attempts alone.
