@@ -6,7 +6,7 @@ import { defaultTopics } from '../../../src/application/engine/engine-config.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
 import type { FactStore } from '../../../src/application/ports/fact-store.port.js'
 import { StoreError } from '../../../src/application/ports/store-error.js'
-import { DATABASE, clickhouseUrl, forceMerge, resetDatabase, serverScript } from '../../support/clickhouse.js'
+import { clickhouseUrl, databaseOfTestFile, forceMerge, resetDatabase, serverScript } from '../../support/clickhouse.js'
 import { binaryRecord, messageIdOf, sessionEndedPayload } from '../../support/events.js'
 import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
 
@@ -14,6 +14,7 @@ import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
 // broker. The batch is retried with backoff, no offset is committed past rows that are not in
 // ClickHouse, and after the restart every event is there exactly once.
 const sessions = sessionEndedHandler()
+const DATABASE = databaseOfTestFile(import.meta.url)
 const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
 const db = ident(DATABASE)
 
