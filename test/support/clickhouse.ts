@@ -1,5 +1,4 @@
 import { inject } from 'vitest'
-import { spawnSync } from 'node:child_process'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
@@ -111,12 +110,4 @@ export const cachedDimensionReaderFixture = async (session: ClickHouseSession): 
   const { store, dimensions } = await dimensionReaderFixture(session)
   const cache = new CachedDimensionReader(dimensions, systemClock, { maxEntries: 100, maxAgeMs: 60_000 })
   return { store: cache.feeding(store), dimensions: cache }
-}
-
-const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))
-
-/** Runs scripts/clickhouse-server.sh start|stop|status; throws with its output on failure. */
-export const serverScript = (command: 'start' | 'stop' | 'status'): void => {
-  const r = spawnSync('bash', [SCRIPT, command], { encoding: 'utf8', timeout: 120_000 })
-  if (r.status !== 0) throw new Error(`scripts/clickhouse-server.sh ${command} failed:\n${r.stdout}${r.stderr}`)
 }
