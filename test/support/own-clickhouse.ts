@@ -8,9 +8,14 @@ import { runInfraScript, runInfraScriptNonBlocking } from './infra-script.js'
  * it without touching the shared one on 18123.
  */
 export class OwnClickHouse {
-  readonly stateDir = mkdtempSync(join(tmpdir(), 'dev-stats-own-clickhouse-'))
+  private madeStateDir: string | undefined
 
   constructor(readonly httpPort: number, readonly tcpPort: number) {}
+
+  /** Its state dir, made on first use: a test file may construct it while vitest only collects. */
+  get stateDir(): string {
+    return (this.madeStateDir ??= mkdtempSync(join(tmpdir(), 'dev-stats-own-clickhouse-')))
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.httpPort}`
@@ -36,6 +41,7 @@ export class OwnClickHouse {
 
   /** Stops it if running and removes its state. */
   dispose(): void {
+    if (this.madeStateDir === undefined) return
     try {
       this.run('stop')
     } finally {
