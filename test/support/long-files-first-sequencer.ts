@@ -1,18 +1,21 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * The integration files known to run for minutes: started first, so that they overlap the many
- * short files instead of queueing after them. Without a results cache (a fresh clone, CI) vitest
- * would start the largest files first, and these are small ones.
+ * The integration files known to run a minute or more (the longest first): started first, so that
+ * they overlap the many short files instead of queueing after them. Without a results cache (a
+ * fresh clone, CI) vitest would start the largest files first, and most of these are small ones.
  */
 export const LONG_TEST_FILES = [
   'test/integration/soak/soak.test.ts',
   'test/integration/kafka/memory-budget-backlog.test.ts',
   'test/integration/clickhouse/serving.property.test.ts',
   'test/integration/clickhouse/day-records.property.test.ts',
-  'test/integration/clickhouse/column-ranges.property.test.ts',
   'test/integration/clickhouse/serving-embedded.property.test.ts',
   'test/integration/clickhouse/day-records-embedded.property.test.ts',
+  'test/integration/package/cli-package.test.ts',
+  'test/integration/kafka/dlq-replay.test.ts',
+  'test/integration/kafka/e2e-crash.test.ts',
+  'test/integration/ops/service-http.test.ts',
 ] as const
 
 const rank = (spec: TestSpecification): number => {
