@@ -35,7 +35,7 @@ export const createTopics = async (topics: readonly { name: string; partitions: 
   const a = admin()
   await a.connect()
   try {
-    await a.createTopics({ topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })) })
+    await a.createTopics({ topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })), waitForLeaders: false })
     await untilHostedWithLeaders(a, topics.map((t) => t.name))
   } finally {
     await a.disconnect()
