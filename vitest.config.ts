@@ -1,11 +1,19 @@
 import { defineConfig } from 'vitest/config'
+import LongFilesFirstSequencer from './test/support/long-files-first-sequencer.js'
+
+/** Integration files run at once: each has its own database, topics and groups, and a server of its own where it stops one. */
+const INTEGRATION_WORKERS = Number(process.env.INTEGRATION_WORKERS ?? 3)
 
 // Unit: no infrastructure at all. Integration: real ClickHouse server, embedded ClickHouse and a
-// real Kafka broker, started by the global setups below; a suite never skips itself. Cluster: a
-// local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), run after
-// the others (groupOrder) so the two suites never share the 2 cores.
+// real Kafka broker, started by the global setups below; a suite never skips itself; its files run
+// INTEGRATION_WORKERS at once, the long ones started first (LongFilesFirstSequencer). Cluster: a
+// local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), one file at
+// a time (one stops a replica, one stops its fetches), run after the others (groupOrder) so the
+// suites never share the 2 cores. After the run, the ten slowest files (SlowestFilesReporter).
 export default defineConfig({
   test: {
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
+    sequence: { sequencer: LongFilesFirstSequencer },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, sequence: { groupOrder: 0 } } },
       {
@@ -15,8 +23,8 @@ export default defineConfig({
           globalSetup: ['test/integration/setup/clickhouse.global.ts', 'test/integration/setup/kafka.global.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 0 },
+          maxWorkers: INTEGRATION_WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -27,7 +35,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -8,6 +8,10 @@ set -euo pipefail
 major="${1:?usage: node-binary.sh <major version>}"
 [[ "$major" =~ ^[0-9]+$ ]] || { echo "not a major version: $major" >&2; exit 2; }
 dir="${DEV_STATS_CACHE_DIR:-$HOME/.cache/dev-stats}/node/$major"
+mkdir -p "$(dirname "$dir")"
+# one fetch at a time (test files running at once): the second waits, then finds it unpacked
+exec 9>"$dir.lock"
+flock 9
 if [ ! -x "$dir/package/bin/node" ]; then
   tmp="$dir.$$.tmp"
   rm -rf "$tmp" && mkdir -p "$tmp"

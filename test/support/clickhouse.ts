@@ -1,5 +1,5 @@
 import { inject } from 'vitest'
-import { spawnSync } from 'node:child_process'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
 import { CachedDimensionReader } from '../../src/adapters/cache/cached-dimension-reader.js'
@@ -27,7 +27,13 @@ import type { StageProgressFixture } from '../../src/testing/contracts/stage-pro
 import { ClickHouseStageProgressReader } from '../../src/adapters/clickhouse/clickhouse-stage-progress.js'
 import type { FactStoreFixture } from '../../src/testing/contracts/fact-store.contract.js'
 
-export const DATABASE = 'pin_dev_stats'
+/**
+ * The database of one test file on the shared server, named after the file
+ * (`read-cache.test.ts` → `test_read_cache`): files that run at once never share a database, and a
+ * file's reset drops only its own. Call it with the test file's `import.meta.url`.
+ */
+export const databaseOfTestFile = (testFileUrl: string): string =>
+  `test_${basename(fileURLToPath(testFileUrl)).replace(/\.test\.ts$/, '').replace(/[^A-Za-z0-9]/g, '_')}`
 
 /** URL of the server the global setup started (or found running). */
 export const clickhouseUrl = (): string => inject('clickhouseUrl') ?? process.env.DEV_STATS_CLICKHOUSE_URL ?? 'http://127.0.0.1:18123'
@@ -104,12 +110,4 @@ export const cachedDimensionReaderFixture = async (session: ClickHouseSession): 
   const { store, dimensions } = await dimensionReaderFixture(session)
   const cache = new CachedDimensionReader(dimensions, systemClock, { maxEntries: 100, maxAgeMs: 60_000 })
   return { store: cache.feeding(store), dimensions: cache }
-}
-
-const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-server.sh', import.meta.url))
-
-/** Runs scripts/clickhouse-server.sh start|stop|status; throws with its output on failure. */
-export const serverScript = (command: 'start' | 'stop' | 'status'): void => {
-  const r = spawnSync('bash', [SCRIPT, command], { encoding: 'utf8', timeout: 120_000 })
-  if (r.status !== 0) throw new Error(`scripts/clickhouse-server.sh ${command} failed:\n${r.stdout}${r.stderr}`)
 }

@@ -26,17 +26,37 @@ export const kafkaBroker = (adapter: KafkaAdapter, options: KafkaOptions = TEST_
 
 const admin = () => new kafkajs.Kafka({ clientId: 'dev-stats-test-admin', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
 
-/** Creates topics (idempotently) and waits for their leaders. */
+/**
+ * Creates topics (idempotently) and waits until the broker hosts each with a leader for every
+ * partition. A busy broker may answer the first metadata request after the create with
+ * UNKNOWN_TOPIC_OR_PARTITION, on which kafkajs's own wait for leaders gives up: asked again here.
+ */
 export const createTopics = async (topics: readonly { name: string; partitions: number }[]): Promise<void> => {
   const a = admin()
   await a.connect()
   try {
-    await a.createTopics({
-      topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })),
-      waitForLeaders: true,
-    })
+    await a.createTopics({ topics: topics.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })), waitForLeaders: false })
+    await untilHostedWithLeaders(a, topics.map((t) => t.name))
   } finally {
     await a.disconnect()
+  }
+}
+
+const untilHostedWithLeaders = async (a: kafkajs.Admin, names: readonly string[], timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const { topics } = await a.fetchTopicMetadata({ topics: [...names] })
+      const hosted = (name: string) => {
+        const partitions = topics.find((t) => t.name === name)?.partitions ?? []
+        return partitions.length > 0 && partitions.every((p) => p.leader >= 0)
+      }
+      if (names.every(hosted)) return
+    } catch (e) {
+      if (!(e as { retriable?: boolean }).retriable) throw e
+    }
+    if (Date.now() > deadline) throw new Error(`topics not hosted with leaders after ${timeoutMs} ms: ${names.join(', ')}`)
+    await new Promise((r) => setTimeout(r, 100))
   }
 }
 

@@ -13,9 +13,13 @@ export const sh = (cmd: string, args: readonly string[], cwd: string, env: NodeJ
   return output
 }
 
-/** `npm pack` of this repository into `dest` (its prepack builds dist/): the tarball's path. */
+/**
+ * `npm pack` of this repository into `dest` (its prepack builds dist/): the tarball's path. Under a
+ * lock: test files running at once must not pack a dist/ another's build is rewriting.
+ */
 export const packTarball = (dest: string): string => {
-  sh('npm', ['pack', '--pack-destination', dest], repo)
+  mkdirSync(join(repo, 'dist'), { recursive: true })
+  sh('flock', [join(repo, 'dist', '.npm-pack.lock'), 'npm', 'pack', '--pack-destination', dest], repo)
   const tgz = readdirSync(dest).find((f) => f.startsWith('dev-stats-ingest-') && f.endsWith('.tgz'))
   if (!tgz) throw new Error('npm pack made no tarball')
   return join(dest, tgz)

@@ -9,7 +9,7 @@ import { factStoreContract } from '../../../src/testing/contracts/fact-store.con
 import { stageProgressContract } from '../../../src/testing/contracts/stage-progress.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, cachedFactStoreFixture, cachedDimensionReaderFixture, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { cachedFactStoreFixture, cachedDimensionReaderFixture, databaseOfTestFile, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // chdb (a current ClickHouse in-process) with bound query parameters, then the same suite with
 // the inline renderer forced, so the 18.16 fallback path is proven on a current ClickHouse too.
@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const suite = (dialect: Dialect) =>
   describe(`embedded, ${dialect} parameters`, () => {
-    const session = embeddedSession({ path: dir, database: DATABASE }, { dialect })
+    const session = embeddedSession({ path: dir, database: databaseOfTestFile(import.meta.url) }, { dialect })
     afterAll(() => session.close())
     factStoreContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))
     viewMergeContract(`embedded chdb (${dialect})`, () => factStoreFixture(session))

@@ -6,15 +6,20 @@ import { defaultTopics } from '../../../src/application/engine/engine-config.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
 import type { FactStore } from '../../../src/application/ports/fact-store.port.js'
 import { StoreError } from '../../../src/application/ports/store-error.js'
-import { DATABASE, clickhouseUrl, forceMerge, resetDatabase, serverScript } from '../../support/clickhouse.js'
+import { databaseOfTestFile, forceMerge, resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, messageIdOf, sessionEndedPayload } from '../../support/events.js'
 import { FAST_CONFIG, Harness, waitUntil } from '../../support/harness.js'
+import { freePort } from '../../support/http.js'
+import { OwnClickHouse } from '../../support/own-clickhouse.js'
 
 // Issue 3: the real 18.16 server stops while the real ConsumerEngine ingests from the in-memory
 // broker. The batch is retried with backoff, no offset is committed past rows that are not in
-// ClickHouse, and after the restart every event is there exactly once.
+// ClickHouse, and after the restart every event is there exactly once. The server stopped is one of
+// this file's own (own ports and state): the shared one keeps serving the files running meanwhile.
 const sessions = sessionEndedHandler()
-const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const clickhouse = new OwnClickHouse(await freePort(), await freePort())
+const DATABASE = databaseOfTestFile(import.meta.url)
+const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: DATABASE })
 const db = ident(DATABASE)
 
 interface Attempt {
@@ -27,16 +32,16 @@ const factIds = async (): Promise<string[]> =>
 
 describe('ClickHouse server outage while the engine ingests', () => {
   let h: Harness
-  let serverDown = false
 
   beforeAll(async () => {
+    clickhouse.start()
     await resetDatabase(session)
   })
 
   afterAll(async () => {
-    if (serverDown) serverScript('start')
     await h?.stopAll()
     await session.close()
+    clickhouse.dispose()
   })
 
   it('retries with backoff, commits nothing past uninserted data, and ends with every event exactly once', async () => {
@@ -61,8 +66,7 @@ describe('ClickHouse server outage while the engine ingests', () => {
     await waitUntil(() => h.caughtUp(sessions), 20_000, 'first batch committed')
     expect(new Set(await factIds())).toEqual(new Set(before.map(messageIdOf)))
 
-    serverScript('stop')
-    serverDown = true
+    clickhouse.stop()
     const during = Array.from({ length: 30 }, () => binaryRecord(sessions.topic, sessionEndedPayload()))
     h.publish(...during)
     await waitUntil(() => attempts.filter((a) => a.error).length >= 5, 30_000, 'five failed inserts')
@@ -85,8 +89,7 @@ describe('ClickHouse server outage while the engine ingests', () => {
     }
     expect(h.engine(sessions.name).stats.sinkRetries).toBeGreaterThanOrEqual(5)
 
-    serverScript('start')
-    serverDown = false
+    clickhouse.start()
     await waitUntil(() => h.caughtUp(sessions), 60_000, 'caught up after restart')
 
     const expected = new Set([...before, ...during].map(messageIdOf))

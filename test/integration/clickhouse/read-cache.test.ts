@@ -7,11 +7,11 @@ import type { Guid } from '../../../src/domain/guid.js'
 import { systemClock } from '../../../src/adapters/clock/system-clock.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
-import { DATABASE, clickhouseUrl, forceMerge, resetDatabase, servingFactStore } from '../../support/clickhouse.js'
+import { clickhouseUrl, databaseOfTestFile, forceMerge, resetDatabase, servingFactStore } from '../../support/clickhouse.js'
 
 // The read cache on the real server: the versions it keys answers by change with every insert
 // and merge of the tables a read depends on (and only those), so a cached answer is never stale.
-const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: databaseOfTestFile(import.meta.url) })
 const versions = new ClickHouseDataVersions(session)
 const store = servingFactStore(session)
 const T = at('2026-11-30T10:00:00Z')

@@ -5,10 +5,10 @@ import { dimensionReaderContract, versionedDimensionReaderContract } from '../..
 import { factStoreContract } from '../../../src/testing/contracts/fact-store.contract.js'
 import { dimensionNamesContract } from '../../../src/testing/contracts/dimension-names.contract.js'
 import { viewMergeContract } from '../../../src/testing/contracts/view-merge.contract.js'
-import { DATABASE, cachedDimensionReaderFixture, cachedFactStoreFixture, clickhouseUrl, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
+import { cachedDimensionReaderFixture, cachedFactStoreFixture, clickhouseUrl, databaseOfTestFile, dimensionReaderFixture, factStoreFixture, stageProgressFixture } from '../../support/clickhouse.js'
 
 // The Debian 18.16 server over HTTP: no query parameters, so this runs the inline renderer.
-const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: DATABASE })
+const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: databaseOfTestFile(import.meta.url) })
 afterAll(() => session.close())
 
 factStoreContract('ClickHouse server (HTTP)', () => factStoreFixture(session))

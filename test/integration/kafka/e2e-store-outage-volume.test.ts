@@ -1,13 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
-import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+import { resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { freePort } from '../../support/http.js'
 import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
+import { OwnClickHouse } from '../../support/own-clickhouse.js'
 import { committedButNotStored, committedOffsets, positionsOf } from './group-offsets.js'
-import { clickhouseServer as server, confirmingSink, expectEveryRecordOnce } from './store-outage.js'
+import { confirmingSink, expectEveryRecordOnce } from './store-outage.js'
 
 // The store outage at volume, for librdkafka's own consumer API: a 30,000-record backlog, so that
 // librdkafka holds prefetched records of every partition when the engine pauses the consumer.
@@ -18,16 +19,20 @@ const EVENTS = 30_000
 const CHUNK = 2_000
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+// The server stopped is one of this file's own (own ports and state): the shared one keeps serving
+// the files running meanwhile.
+const clickhouse = new OwnClickHouse(await freePort(), await freePort())
+beforeAll(() => clickhouse.start())
+afterAll(() => clickhouse.dispose())
+
 describe('ClickHouse server outage under a 30,000-record backlog (confluent)', () => {
   const sessions = isolated(sessionEndedHandler, 'outage-volume-confluent')
   const database = `dev_stats_e2e_outage_volume_${sessions.groupId.slice(-8).replace(/-/g, '_')}`
-  const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database })
+  const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database })
   let h: KafkaHarness | undefined
 
   afterAll(async () => {
-    await server('start') // idempotent; later suites need the server even if this test failed mid-outage
     await h?.stopAll()
-    await session.command(sql`DROP DATABASE IF EXISTS ${ident(database)}`)
     await session.close()
   })
 
@@ -52,7 +57,7 @@ describe('ClickHouse server outage under a 30,000-record backlog (confluent)', (
     const beforeOutage = confirmed.length
     // The backlog lands once the server is down: librdkafka prefetches it while the engine pauses.
     // (Published during the stop, the whole backlog was stored before the server was down.)
-    await server('stop')
+    await clickhouse.stopNonBlocking()
     await publish(CHUNK)
     const retriesAtStop = engine.stats.sinkRetries
     const stoppedAt = Date.now()
@@ -63,7 +68,7 @@ describe('ClickHouse server outage under a 30,000-record backlog (confluent)', (
       await sleep(250)
     }
     const confirmedDuringOutage = confirmed.length
-    await server('start')
+    await clickhouse.startNonBlocking()
     await eventuallyAsync(() => h?.caughtUp(sessions) ?? false, 120_000, 'caught up after the restart')
 
     const positions = await positionsOf(h.broker, sessions.topic, EVENTS)

@@ -1,14 +1,15 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
 import { sessionEndedHandler } from '../../../src/application/handlers/session-ended.handler.js'
-import { clickhouseUrl, resetDatabase } from '../../support/clickhouse.js'
+import { resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
+import { freePort } from '../../support/http.js'
 import { KAFKA_ADAPTERS } from '../../support/kafka.js'
 import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
+import { OwnClickHouse } from '../../support/own-clickhouse.js'
 import { committedButNotStored, committedOffsets, positionsOf, recordsIn, sumOf } from './group-offsets.js'
-import { clickhouseServer as server, confirmingSink, expectEveryRecordOnce } from './store-outage.js'
+import { confirmingSink, expectEveryRecordOnce } from './store-outage.js'
 
 // Issue 4, store outage on real Kafka: the real ClickHouse server is stopped while the engine
 // ingests from a real broker. Inserts are retried with the consumer paused, no offset is committed
@@ -18,16 +19,21 @@ const EVENTS = 2400
 const WAVE = 200
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+// The server stopped is one of this file's own (own ports and state): the shared one keeps serving
+// the files running meanwhile.
+const clickhouse = new OwnClickHouse(await freePort(), await freePort())
+beforeAll(() => clickhouse.start())
+afterAll(() => clickhouse.dispose())
+
 describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter) => {
   const sessions = isolated(sessionEndedHandler, `outage-${adapter}`)
   const database = `dev_stats_e2e_outage_${adapter}_${sessions.groupId.slice(-8).replace(/-/g, '_')}`
-  const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database })
+  const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database })
   let h: KafkaHarness | undefined
 
   afterAll(async () => {
-    await server('start') // idempotent; later suites need the server even if this test failed mid-outage
+    await clickhouse.startNonBlocking() // idempotent; the next adapter's test needs it even if this one failed mid-outage
     await h?.stopAll()
-    await session.command(sql`DROP DATABASE IF EXISTS ${ident(database)}`)
     await session.close()
   })
 
@@ -61,7 +67,7 @@ describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter
     await publishWaves(4)
     await eventuallyAsync(() => confirmed.length > 0, 30_000, 'a first insert')
     const beforeOutage = confirmed.length
-    await Promise.all([server('stop'), publishWaves(4)])
+    await Promise.all([clickhouse.stopNonBlocking(), publishWaves(4)])
     const retriesAtStop = engine.stats.sinkRetries
     const outageStarted = Date.now()
     const publishing = publishWaves(EVENTS / WAVE)
@@ -74,7 +80,7 @@ describe.each(KAFKA_ADAPTERS)('ClickHouse server outage on Kafka (%s)', (adapter
     await sample()
     const retriesDuringOutage = engine.stats.sinkRetries - retriesAtStop
     const confirmedDuringOutage = samples.at(-1)?.confirmed ?? 0
-    await server('start')
+    await clickhouse.startNonBlocking()
     await eventuallyAsync(() => h?.caughtUp(sessions) ?? false, 120_000, 'caught up after the restart')
 
     // Offsets never ahead of inserted data, at any moment of the outage.

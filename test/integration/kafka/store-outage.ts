@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { expect } from 'vitest'
 import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
 import { ident, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
@@ -8,16 +5,10 @@ import type { BrokerRecord } from '../../../src/application/ports/broker.port.js
 import type { FactStore } from '../../../src/application/ports/fact-store.port.js'
 import { committedButNotStored, committedOffsets, sumOf, type Position } from './group-offsets.js'
 
-// What the two store-outage tests (e2e-store-outage, e2e-store-outage-volume) share: stopping the
-// real ClickHouse server, a sink that records which inserts the server confirmed, and the final
-// check that every record is stored once logically and nothing is committed ahead of the store.
-
-const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-server.sh', import.meta.url))
-
-/** Asynchronously, so that the engine and the Kafka client keep running while the server stops and starts. */
-export const clickhouseServer = async (command: 'start' | 'stop'): Promise<void> => {
-  await promisify(execFile)('bash', [SCRIPT, command], { timeout: 120_000 })
-}
+// What the two store-outage tests (e2e-store-outage, e2e-store-outage-volume) share: a sink that
+// records which inserts the server confirmed, and the final check that every record is stored once
+// logically and nothing is committed ahead of the store. The server each stops is one of its own
+// (OwnClickHouse, stopped and started without blocking the engine and the Kafka client).
 
 /** A sink in front of `store`: `confirmed` gets the FactIds of every insert the server confirmed, in order. */
 export const confirmingSink = (store: FactStore) => {

@@ -12,6 +12,7 @@ import { freePort } from '../../support/http.js'
 import { KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { npmRun } from '../../support/npm-script.js'
+import { packTarball } from '../../support/packed-package.js'
 import { nodeBinary, nodeVersion } from '../../support/node-versions.js'
 import { removeRunResources } from '../../support/run-resources.js'
 
@@ -35,13 +36,11 @@ const sh = (cmd: string, args: readonly string[], cwd: string, timeout = 600_000
 }
 
 beforeAll(() => {
-  sh('npm', ['pack', '--pack-destination', work], repo)
-  const tgz = readdirSync(work).find((f) => f.startsWith('dev-stats-ingest-') && f.endsWith('.tgz'))
-  if (!tgz) throw new Error('npm pack made no tarball')
+  const tgz = packTarball(work)
   cpSync(join(example, 'src'), join(host, 'src'), { recursive: true })
   cpSync(join(example, 'tsconfig.json'), join(host, 'tsconfig.json'))
   const pkg = JSON.parse(readFileSync(join(example, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
-  pkg.dependencies['dev-stats-ingest'] = `file:${join(work, tgz)}`
+  pkg.dependencies['dev-stats-ingest'] = `file:${tgz}`
   writeFileSync(join(host, 'package.json'), JSON.stringify(pkg, null, 2))
   sh('npm', ['install', '--omit=optional'], host)
   sh('npx', ['tsc', '-p', 'tsconfig.json'], host)
