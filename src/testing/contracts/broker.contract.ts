@@ -224,7 +224,8 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       await sut.broker.producer().publish(Array.from({ length: 10 }, (_, i) => record(t, i, `k-${i}`)))
       const offsets = await sut.broker.partitionOffsets(t)
       expect(offsets.map((o) => [o.partition, o.low])).toEqual([[0, '0'], [1, '0']])
-      expect(offsets.reduce((n, o) => n + Number(o.high), 0)).toBe(10)
+      // at least the records published: a producer that is not idempotent may write a retried batch twice
+      expect(offsets.reduce((n, o) => n + Number(o.high), 0)).toBeGreaterThanOrEqual(10)
       const g = unique('g')
       expect(await sut.broker.committedOffsets(g, t)).toEqual(new Map())
       const m = member(g, true)
