@@ -46,7 +46,8 @@ const readModelOf = (store: StoreAdapters, { readCache, readQueries }: IngestCon
   const records = store.dayRecords ? new DayRecordsReadModel(store.readModel, store.dayRecords, notStored) : store.readModel
   // a read still queued when its time limit has passed is dropped: the read API has answered 503 (or is about to)
   const bounded = new BoundedReadModel(records, { ...readQueries, maxWaitMs: readQueries.timeoutSeconds * 1000 })
-  const gathered = new GatheredReads(bounded)
+  // as many callers may wait for gathered reads as the bounds admit, running and queued
+  const gathered = new GatheredReads(bounded, readQueries.maxConcurrent + readQueries.maxQueued)
   return store.dataVersions && readCache.maxEntries > 0
     ? new CachedReadModel(gathered, store.dataVersions, clock, { maxEntries: readCache.maxEntries, maxStaleMs: readCache.maxStaleSeconds * 1000 })
     : gathered

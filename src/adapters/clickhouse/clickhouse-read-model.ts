@@ -85,14 +85,18 @@ export class ClickHouseReadModel implements ReadModel {
 
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
     const unique = [...new Set(ids)]
-    if (unique.length === 0) return new Map()
-    // the latest version's Name (a tuple keeps a NULL name from losing to an older non-NULL one)
-    const rows = await this.select<{ Id: Guid; v: [string | null] }>(sql`
-      SELECT Id, argMax(tuple(Name), Version) AS v
-      FROM ${ident(this.session.database)}.${ident(DIM_TABLE[level])}
-      WHERE Id IN (${join(unique.map(uuid), ', ')})
-      GROUP BY Id`)
-    return new Map(rows.map((r) => [r.Id, r.v[0]]))
+    const found = new Map<string, string | null>()
+    for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+      // the latest version's Name (a tuple keeps a NULL name from losing to an older non-NULL one)
+      const rows = await this.select<{ Id: Guid; v: [string | null] }>(sql`
+        SELECT Id, argMax(tuple(Name), Version) AS v
+        FROM ${ident(this.session.database)}.${ident(DIM_TABLE[level])}
+        WHERE Id IN (${join(unique.slice(i, i + IDS_PER_QUERY).map(uuid), ', ')})
+        GROUP BY Id`)
+      for (const r of rows) found.set(r.Id.toLowerCase(), r.v[0])
+    }
+    // under the caller's spelling of each id (the server's is lower case); an unknown id stays absent
+    return new Map(unique.flatMap((id) => (found.has(id.toLowerCase()) ? [[id, found.get(id.toLowerCase()) ?? null] as const] : [])))
   }
 
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
@@ -134,7 +138,7 @@ export class ClickHouseReadModel implements ReadModel {
   }
 }
 
-/** Developers per gathered funnel query: its IN list stays far below the server's query size limit. */
+/** Ids per name or gathered funnel query: its IN list stays far below the server's query size limit (18.16: 256 KiB). */
 const IDS_PER_QUERY = 1000
 
 // Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.

@@ -1,6 +1,6 @@
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
 import type { Guid } from '../../domain/guid.js'
-import { HIERARCHY_FILTER_FIELDS, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../ports/read-model.port.js'
+import { HIERARCHY_FILTER_FIELDS, ReadsOverloaded, type DateRange, type HierarchyFilter, type Period, type ReadModel, type SessionMetricsTotals, type StageCounts } from '../ports/read-model.port.js'
 import { freshBatchedReads } from './fresh-batched-reads.js'
 
 /**
@@ -11,16 +11,22 @@ import { freshBatchedReads } from './fresh-batched-reads.js'
  * one, would queue for the store, each a query of its own, where one query for all of them costs
  * little more than one. A read is answered by a store read started after it arrived (the read cache
  * above keys answers by versions taken before the read), with at most one store read of a kind at
- * a time: the reads arriving meanwhile are gathered into the next. Filtered funnel reads, funnels
- * of a store that cannot read many developers' at once, and the session metrics pass straight through.
+ * a time: the reads arriving meanwhile are gathered into the next. At most `maxWaiting` reads wait
+ * for a gathered read at once (as many as the read bounds admit); one more is refused
+ * (ReadsOverloaded), as a read past the bounds' queue is. Filtered funnel reads, funnels of a store that cannot read
+ * many developers' at once, and the session metrics pass straight through.
  */
 export class GatheredReads implements ReadModel {
   private readonly gatherings = new Map<string, (key: Guid) => Promise<unknown>>()
+  private waiting = 0
 
   /** The store's read of many developers' funnels, where it has one. */
   private readonly funnelsOf?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
 
-  constructor(private readonly inner: ReadModel) {
+  constructor(
+    private readonly inner: ReadModel,
+    private readonly maxWaiting = Number.POSITIVE_INFINITY,
+  ) {
     this.funnelsOf = inner.funnelCountsOfDevelopers?.bind(inner)
   }
 
@@ -32,7 +38,7 @@ export class GatheredReads implements ReadModel {
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
     const [id] = ids
     if (ids.length !== 1 || id === undefined) return this.inner.dimensionNames(level, ids)
-    const name = await this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))(id)
+    const name = await this.waitFor(() => this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))(id))
     // an unknown id stays absent, a nameless one is null
     return name === undefined ? new Map() : new Map([[id, name]])
   }
@@ -41,9 +47,19 @@ export class GatheredReads implements ReadModel {
     const many = this.funnelsOf
     if (!many || HIERARCHY_FILTER_FIELDS.some((f) => filter[f] !== undefined)) return this.inner.funnelCounts(developerId, range, filter)
     const read = this.gathering<StageCounts>(`funnel:${range.fromDate}/${range.toDate}`, (ids) => many([...ids], range))
-    const counts = await read(developerId)
+    const counts = await this.waitFor(() => read(developerId))
     if (!counts) throw new Error(`the store's funnels of ${range.fromDate}..${range.toDate} left out developer ${developerId}`)
     return counts
+  }
+
+  private async waitFor<T>(read: () => Promise<T>): Promise<T> {
+    if (this.waiting >= this.maxWaiting) throw new ReadsOverloaded(this.gatherings.size, this.waiting)
+    this.waiting += 1
+    try {
+      return await read()
+    } finally {
+      this.waiting -= 1
+    }
   }
 
   /** The gathering of one kind of read; dropped once idle, so kinds asked once (a range) are not kept. */

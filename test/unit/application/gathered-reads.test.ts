@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BoundedReadModel } from '../../../src/application/read/bounded-read-model.js'
 import { GatheredReads } from '../../../src/application/read/gathered-reads.js'
-import type { DateRange, HierarchyFilter, ReadModel, StageCounts } from '../../../src/application/ports/read-model.port.js'
+import { ReadsOverloaded, type DateRange, type HierarchyFilter, type ReadModel, type StageCounts } from '../../../src/application/ports/read-model.port.js'
 import { FUNNEL_STAGES } from '../../../src/domain/funnel.js'
 import type { Guid } from '../../../src/domain/guid.js'
 
@@ -37,6 +37,26 @@ const heldStore = () => {
 }
 
 describe('GatheredReads', () => {
+  it('refuses a read past as many waiting callers as the bounds admit, names and funnels alike (issue 64.2)', async () => {
+    const s = heldStore()
+    const gathered = new GatheredReads(s.store, 3)
+    const waiting = [gathered.funnelCounts(dev(1), YEAR, {}), gathered.funnelCounts(dev(2), YEAR, {}), gathered.dimensionNames('project', [dev(3)])]
+    await tick()
+    await expect(gathered.funnelCounts(dev(4), YEAR, {})).rejects.toBeInstanceOf(ReadsOverloaded)
+    await expect(gathered.dimensionNames('project', [dev(5)])).rejects.toBeInstanceOf(ReadsOverloaded)
+    for (let i = 0; i < 3; i++) {
+      s.calls[i]?.finish()
+      await tick()
+    }
+    s.calls.forEach((c) => c.finish())
+    await Promise.all(waiting)
+    // answered callers leave room again
+    const again = gathered.funnelCounts(dev(6), YEAR, {})
+    await tick()
+    s.calls[s.calls.length - 1]?.finish()
+    expect(await again).toEqual(counts(dev(6), s.calls.length))
+  })
+
   it("answers a lone read at once; the reads arriving while it runs become one store read of all their developers, started after them", async () => {
     const s = heldStore()
     const gathered = new GatheredReads(s.store)
