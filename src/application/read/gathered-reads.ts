@@ -11,14 +11,14 @@ import { freshBatchedReads } from './fresh-batched-reads.js'
  * one, would queue for the store, each a query of its own, where one query for all of them costs
  * little more than one. A read is answered by a store read started after it arrived (the read cache
  * above keys answers by versions taken before the read), with at most one store read of a kind at
- * a time: the reads arriving meanwhile are gathered into the next. At most `maxWaiting` reads wait
- * for a gathered read at once (as many as the read bounds admit); one more is refused
+ * a time: the reads arriving meanwhile are gathered into the next. At most `maxWaiting` reads of
+ * a kind wait for it at once (as many as the read bounds admit); one more is refused
  * (ReadsOverloaded), as a read past the bounds' queue is. Filtered funnel reads, funnels of a store that cannot read
  * many developers' at once, and the session metrics pass straight through.
  */
 export class GatheredReads implements ReadModel {
   private readonly gatherings = new Map<string, (key: Guid) => Promise<unknown>>()
-  private waiting = 0
+  private readonly waiting = new Map<string, number>()
 
   /** The store's read of many developers' funnels, where it has one. */
   private readonly funnelsOf?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
@@ -38,7 +38,8 @@ export class GatheredReads implements ReadModel {
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
     const [id] = ids
     if (ids.length !== 1 || id === undefined) return this.inner.dimensionNames(level, ids)
-    const name = await this.waitFor(() => this.gathering<string | null>(`names:${level}`, (wanted) => this.inner.dimensionNames(level, [...wanted]))(id))
+    const kind = `names:${level}`
+    const name = await this.waitFor(kind, () => this.gathering<string | null>(kind, (wanted) => this.inner.dimensionNames(level, [...wanted]))(id))
     // an unknown id stays absent, a nameless one is null
     return name === undefined ? new Map() : new Map([[id, name]])
   }
@@ -46,19 +47,22 @@ export class GatheredReads implements ReadModel {
   async funnelCounts(developerId: Guid, range: DateRange, filter: HierarchyFilter): Promise<StageCounts> {
     const many = this.funnelsOf
     if (!many || HIERARCHY_FILTER_FIELDS.some((f) => filter[f] !== undefined)) return this.inner.funnelCounts(developerId, range, filter)
-    const read = this.gathering<StageCounts>(`funnel:${range.fromDate}/${range.toDate}`, (ids) => many([...ids], range))
-    const counts = await this.waitFor(() => read(developerId))
+    const kind = `funnel:${range.fromDate}/${range.toDate}`
+    const counts = await this.waitFor(kind, () => this.gathering<StageCounts>(kind, (ids) => many([...ids], range))(developerId))
     if (!counts) throw new Error(`the store's funnels of ${range.fromDate}..${range.toDate} left out developer ${developerId}`)
     return counts
   }
 
-  private async waitFor<T>(read: () => Promise<T>): Promise<T> {
-    if (this.waiting >= this.maxWaiting) throw new ReadsOverloaded(this.gatherings.size, this.waiting)
-    this.waiting += 1
+  private async waitFor<T>(kind: string, read: () => Promise<T>): Promise<T> {
+    const waiting = this.waiting.get(kind) ?? 0
+    if (waiting >= this.maxWaiting) throw new ReadsOverloaded(this.gatherings.size, waiting)
+    this.waiting.set(kind, waiting + 1)
     try {
       return await read()
     } finally {
-      this.waiting -= 1
+      const left = (this.waiting.get(kind) ?? 1) - 1
+      if (left === 0) this.waiting.delete(kind)
+      else this.waiting.set(kind, left)
     }
   }
 
