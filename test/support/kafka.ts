@@ -3,6 +3,7 @@ import type { Broker, BrokerRecord, OutboundRecord } from '../../src/application
 import { ConfluentBroker } from '../../src/adapters/kafka/librdkafka/confluent-broker.js'
 import { KafkaJsBroker } from '../../src/adapters/kafka/kafkajs/kafkajs-broker.js'
 import type { KafkaOptions } from '../../src/adapters/kafka/shared/kafka-options.js'
+import { untilHostedWithLeaders } from '../../src/adapters/kafka/kafkajs/kafkajs-topic-catalog.js'
 import { binaryRecord, sessionEndedPayload } from './events.js'
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1'
@@ -42,23 +43,6 @@ export const createTopics = async (topics: readonly { name: string; partitions: 
   }
 }
 
-const untilHostedWithLeaders = async (a: kafkajs.Admin, names: readonly string[], timeoutMs = 30_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      const { topics } = await a.fetchTopicMetadata({ topics: [...names] })
-      const hosted = (name: string) => {
-        const partitions = topics.find((t) => t.name === name)?.partitions ?? []
-        return partitions.length > 0 && partitions.every((p) => p.leader >= 0)
-      }
-      if (names.every(hosted)) return
-    } catch (e) {
-      if (!(e as { retriable?: boolean }).retriable) throw e
-    }
-    if (Date.now() > deadline) throw new Error(`topics not hosted with leaders after ${timeoutMs} ms: ${names.join(', ')}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 export const createTopic = (name: string, partitions: number) => createTopics([{ name, partitions }])
 

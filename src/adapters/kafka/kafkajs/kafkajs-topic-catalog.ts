@@ -30,11 +30,14 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
       if (toCreate.length > 0) {
         const { brokers } = await admin.describeCluster()
         const replicationFactor = Math.min(3, brokers.length)
+        // kafkajs's own wait for leaders gives up when a busy broker first answers
+        // UNKNOWN_TOPIC_OR_PARTITION for a topic it just created: asked again until hosted
         await admin.createTopics({
           topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor })),
-          waitForLeaders: true,
+          waitForLeaders: false,
           timeout: 30_000,
         })
+        await untilHostedWithLeaders(admin, toCreate.map((t) => t.name))
       }
       // The first group-coordinator look-up makes the broker create __consumer_offsets: done here,
       // it spares the first consumer a COORDINATOR_NOT_AVAILABLE retry round.
@@ -62,5 +65,24 @@ export class KafkaJsTopicCatalog implements TopicCatalog {
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
     })
     return withAdmin(kafka.admin(), what, f)
+  }
+}
+
+/** Waits until the broker hosts every one of `names` with a leader for each partition (30 s at most). */
+export const untilHostedWithLeaders = async (admin: Admin, names: readonly string[], timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [...names] })
+      const hosted = (name: string) => {
+        const partitions = topics.find((t) => t.name === name)?.partitions ?? []
+        return partitions.length > 0 && partitions.every((p) => p.leader >= 0)
+      }
+      if (names.every(hosted)) return
+    } catch (e) {
+      if (!(e as { retriable?: boolean }).retriable) throw e
+    }
+    if (Date.now() > deadline) throw new Error(`topics not hosted with leaders after ${timeoutMs} ms: ${names.join(', ')}`)
+    await new Promise((r) => setTimeout(r, 100))
   }
 }
