@@ -20,6 +20,17 @@ const topics: string[] = []
 const databases: string[] = []
 afterAll(() => removeRunResources(topics, databases))
 
+/** A deployment of its own, migrated and with its topics, removed after the file. */
+const migratedDeployment = (name: string, env: Record<string, string>) => {
+  const d = isolatedDeployment('kafkajs', name, env)
+  topics.push(...d.topics)
+  databases.push(d.database)
+  expect(npmRun(['migrate'], d.env).code).toBe(0)
+  const provisioned = npmRun(['topics'], d.env)
+  expect(provisioned.code, provisioned.output).toBe(0)
+  return d
+}
+
 interface Proc {
   readonly pid: number
   readonly ppid: number
@@ -65,12 +76,7 @@ const readyStatus = async (port: number): Promise<number> => (await fetch(`http:
 describe('npm start -- --workers 2 (kafkajs)', () => {
   it('two workers share the groups behind one endpoint, one SIGKILLed is restarted, SIGTERM to the primary stops both', async () => {
     const port = await freePort()
-    const d = isolatedDeployment('kafkajs', 'workers', { DEV_STATS_HTTP_PORT: String(port), DEV_STATS_BATCH_MAX_ROWS: '200' })
-    topics.push(...d.topics)
-    databases.push(d.database)
-    expect(npmRun(['migrate'], d.env).code).toBe(0)
-    const provisioned = npmRun(['topics'], d.env)
-    expect(provisioned.code, provisioned.output).toBe(0)
+    const d = migratedDeployment('workers', { DEV_STATS_HTTP_PORT: String(port), DEV_STATS_BATCH_MAX_ROWS: '200' })
 
     const service = new NpmStart(d.env, ['--workers', '2'])
     const broker = kafkaBroker('kafkajs')
@@ -132,7 +138,7 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
   // dimension-gap within seconds on either worker, not held for the maximum wait (10 min here).
   it('runs the periodic passes in worker 1 alone, whose lag reads reach worker 2\'s parking; the runner gauge says which', async () => {
     const port = await freePort()
-    const d = isolatedDeployment('kafkajs', 'workers-passes', {
+    const d = migratedDeployment('workers-passes', {
       DEV_STATS_HTTP_PORT: String(port),
       DEV_STATS_LAG_INTERVAL_MS: '500',
       DEV_STATS_PARKING_MAX_ATTEMPTS: '2',
@@ -140,11 +146,6 @@ describe('npm start -- --workers 2 (kafkajs)', () => {
       DEV_STATS_PARKING_BACKOFF_MAX_MS: '500',
       DEV_STATS_PARKING_GAP_MAX_WAIT_MS: '600000',
     })
-    topics.push(...d.topics)
-    databases.push(d.database)
-    expect(npmRun(['migrate'], d.env).code).toBe(0)
-    const provisioned = npmRun(['topics'], d.env)
-    expect(provisioned.code, provisioned.output).toBe(0)
     const service = new NpmStart(d.env, ['--workers', '2'])
     const broker = kafkaBroker('kafkajs')
     const series = async (name: string) => {
