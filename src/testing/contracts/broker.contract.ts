@@ -57,6 +57,12 @@ class Member {
   values(): number[] {
     return this.received.map((r) => (JSON.parse(text(r.value) ?? '{}') as { i: number }).i)
   }
+
+  /** Each value once, ascending: a member that never commits may get a record again after a rebalance. */
+  distinct(topic?: string): number[] {
+    const of = this.received.filter((r) => topic === undefined || r.topic === topic)
+    return [...new Set(of.map((r) => (JSON.parse(text(r.value) ?? '{}') as { i: number }).i))].sort((x, y) => x - y)
+  }
 }
 
 const next = (r: BrokerRecord): OffsetCommit => ({ topic: r.topic, partition: r.partition, offset: String(BigInt(r.offset) + 1n) })
@@ -249,10 +255,10 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       await sleep(200)
       await sut.broker.producer().publish(Array.from({ length: 6 }, (_, i) => record(t, i + 1)))
       await sleep(quietMs)
-      expect(m.received).toHaveLength(1)
+      expect(m.distinct()).toEqual([0])
       m.consumer.resume()
-      await eventually(() => m.received.length >= 7)
-      expect(m.values().sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6])
+      await eventually(() => m.distinct().length >= 7)
+      expect(m.distinct()).toEqual([0, 1, 2, 3, 4, 5, 6])
     })
 
     it('pauseTopic stops one topic only; resume() of a store pause does not undo it; resumeTopic restarts it', async () => {
@@ -270,10 +276,10 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       await sut.broker.producer().publish([record(a, 1), record(b, 101), record(b, 102)])
       await eventually(() => m.received.some((r) => r.topic === a && m.values().includes(1)))
       await sleep(quietMs)
-      expect(m.received.filter((r) => r.topic === b)).toHaveLength(1)
+      expect(m.distinct(b)).toEqual([100])
       m.consumer.resumeTopic(b)
-      await eventually(() => m.received.length >= 5)
-      expect(m.values().sort((x, y) => x - y)).toEqual([0, 1, 100, 101, 102])
+      await eventually(() => m.distinct().length >= 5)
+      expect(m.distinct()).toEqual([0, 1, 100, 101, 102])
     })
 
     // librdkafka keeps a partition's pause across revoke and assign: resumed while another member
