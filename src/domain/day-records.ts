@@ -16,7 +16,8 @@ import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals
  * first day to D + 1 (a view's rows lie within a day of one another), the window starting on the
  * earliest span day of D's counted sessions (D at the latest, RECORD_LOOKBACK_DAYS before at the
  * earliest), and on the session rows counted on D: the serving step counts a session row on every
- * day of its session's span, D among them. A period [first, last] adds its days' records and each
+ * day its fact reaches (its span and on to the day it was stored: serving-links.ts's
+ * sessionReachDays), D among them. A period [first, last] adds its days' records and each
  * carry-in of its first RECORD_LOOKBACK_DAYS days that began before `first`, once.
  */
 

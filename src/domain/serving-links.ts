@@ -41,6 +41,19 @@ export const sessionDays = (startedAt: Instant, lastActivityAt: Instant): DayNum
   return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, days) }, (_, i) => first + i)
 }
 
+/**
+ * The days a session fact's copies are looked up and counted on: its linked days, and on to the
+ * day of its storing (+ 1 h, as far ahead as a view stored before it can be) within its first
+ * SESSION_LINK_MAX_DAYS. A later fact of a session with a shorter span (an older version delivered
+ * late) thus still reaches the views stored on the days it left, and stales their day records.
+ * A fact stored within its span's days (the common case) reaches only those.
+ */
+export const sessionReachDays = (startedAt: Instant, lastActivityAt: Instant, storedAt: Instant): DayNumber[] => {
+  const { first, days } = sessionSpan(startedAt, lastActivityAt)
+  const through = Math.max(first + days - 1, dayOf(storedAt + SESSION_LINK_MARGIN_SECONDS * 1000))
+  return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, through - first + 1) }, (_, i) => first + i)
+}
+
 /** The days in which the other rows of a view are looked for. */
 export const viewNeighbourDays = (eventTime: Instant): DayNumber[] => {
   const d = dayOf(eventTime)

@@ -20,7 +20,7 @@ import type { Guid } from '../../src/domain/guid.js'
 // Issue 45: day records answer, for every developer and whole-day period, what the serving rows
 // answer (issue 33's read), after facts went through the serving step with the per-day counts on:
 // sessions across midnight, views moving between sessions and developers, durations replaced by
-// later facts, batches of two instances racing (every store call yields, so the other instance's
+// later facts (shorter ones too, leaving days with views), batches of two instances racing (every store call yields, so the other instance's
 // calls and reads run in between), reads between the writes (records computed from a snapshot
 // and stored), and batches dying at any store call of their serving step (between their rows and
 // their counts too), then redelivered; reads through each instance's read cache, as composed. Every
@@ -46,9 +46,10 @@ const sessionFactArb = fc.record({
   durationSeconds: fc.nat(5000),
   guest: fc.boolean(),
   factId: fc.constantFrom('a', 'b'),
-  // the span around the session's views: up to an hour inside them (the serving tables' skew), or wider
+  // the span around the session's views: up to an hour inside them (the serving tables' skew), or
+  // wider; or ending days before its last view (an older version delivered late: a later, shorter fact)
   startSlackMinutes: fc.integer({ min: -60, max: 180 }),
-  endSlackMinutes: fc.integer({ min: -60, max: 180 }),
+  endSlackMinutes: fc.oneof(fc.integer({ min: -60, max: 180 }), fc.integer({ min: -3 * 1440, max: -61 })),
 })
 
 const viewRowArb = fc.record({
@@ -81,9 +82,9 @@ const viewTimes = (batches: readonly { readonly rows: readonly RowSpec[] }[]): M
 }
 
 // A FactId is one event: rows that share it (redeliveries) differ in IngestionTime and, re-enriched
-// after their property object moved, DeveloperId only. A session fact's span lies around its
-// session's views, up to an hour inside them, as the serving tables assume; its EventTime is its
-// StartedAt, as session-ended's mapping makes it.
+// after their property object moved, DeveloperId only. A session fact's span starts before its
+// session's views, up to an hour inside them, as the serving tables assume, and ends around them or
+// before some of them; its EventTime is its StartedAt, as session-ended's mapping makes it.
 const factOf = (ids: Ids, r: RowSpec, times: Map<number, { first: number; last: number }>): FactRow => {
   if (r.kind === 'session') {
     const factId = `${r.factId}-${r.durationSeconds}-${r.guest}-${r.startSlackMinutes}-${r.endSlackMinutes}`

@@ -3,7 +3,7 @@ import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { sessionCopies, sessionCopiesForViews, viewCopies, type SessionWithDays } from '../../domain/serving-copies.js'
-import { dayOf, sessionDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import { dayOf, sessionReachDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
 import type { FactStore } from '../ports/fact-store.port.js'
 import { StoreError } from '../ports/store-error.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
@@ -35,7 +35,7 @@ export class ServingFactStore implements FactStore {
     try {
       const { views, sessions } = await keepServingCurrent(this.serving, rows, ingestionTime)
       const funnel = rows.flatMap((f) => (f.table === 'funnel_daily' ? [f.row.developerId] : []))
-      const writes = developerWrites({ views, sessions: sessionRowDays(rows, sessions), funnel })
+      const writes = developerWrites({ views, sessions: sessionRowDays(rows, sessions, ingestionTime), funnel })
       if (writes.length > 0) await this.serving.written(writes)
     } catch (e) {
       if (e instanceof StoreError) throw e.retriable ? e : new StoreError(e.message, false, `${SERVING_STEP}/${e.code}`, { cause: e })
@@ -46,13 +46,13 @@ export class ServingFactStore implements FactStore {
 
 /**
  * The days the day records count each written session row on (domain/day-records.ts): a copy of a
- * batch's own fact on every day of its session's span, where all its views lie. A copy made for a
- * view of a fact stored before needs no count of its own: the view's row under the same key
- * counts on its day.
+ * batch's own fact on every day it reaches (sessionReachDays), where its views stored before it
+ * lie. A copy made for a view of a fact stored before needs no count of its own: the view's row
+ * under the same key counts on its day.
  */
-const sessionRowDays = (rows: readonly FactRow[], sessions: readonly ServingSessionRow[]) => {
+const sessionRowDays = (rows: readonly FactRow[], sessions: readonly ServingSessionRow[], ingestionTime: Instant) => {
   const spans = new Map<string, DayNumber[]>()
-  for (const f of rows) if (f.table === 'session_facts') spans.set(`${f.row.sessionId}|${f.row.factId}`, sessionDays(f.row.startedAt, f.row.lastActivityAt))
+  for (const f of rows) if (f.table === 'session_facts') spans.set(`${f.row.sessionId}|${f.row.factId}`, sessionReachDays(f.row.startedAt, f.row.lastActivityAt, ingestionTime))
   return sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: spans.get(`${r.sessionId}|${r.factId}`) ?? [] }))
 }
 
@@ -69,7 +69,7 @@ export const keepServingCurrent = async (
   for (const f of rows) {
     if (f.table === 'session_facts') {
       const { sessionId, factId, durationSeconds, viewerKind, eventTime, startedAt, lastActivityAt } = f.row
-      const days = sessionDays(startedAt, lastActivityAt)
+      const days = sessionReachDays(startedAt, lastActivityAt, ingestionTime)
       for (const d of days) sessionDaysSeen.add(d)
       sessions.push({ sessionId, factId, durationSeconds, viewerKind, eventTime, ingestionTime: at, days })
     } else if (f.table === 'property_object_view_facts') {

@@ -140,4 +140,21 @@ describe('DayRecordsReadModel', () => {
     const reads = new DayRecordsReadModel(serving, uncounted)
     expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
   })
+
+  it('a later, shorter fact of a session stales the days it left that hold its views (defect 7)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    const sessionId = id()
+    const start = NOV_20 + 3_600_000
+    const long = { ...session(sessionId, start, 300), row: { ...session(sessionId, start, 300).row, lastActivityAt: start + 2 * DAY } } as FactRow
+    await facts.append([long, view(developer, sessionId, start + 60_000), view(developer, sessionId, start + 2 * DAY)], start + 2 * DAY)
+    const reads = new DayRecordsReadModel(serving, records)
+    const lastDay = { from: NOV_20 + 2 * DAY, to: NOV_20 + 3 * DAY }
+    expect((await reads.sessionMetrics(developer, lastDay)).sessions.totalDurationSeconds).toBe(300)
+    await new Promise((r) => setTimeout(r, 0))
+    // an older version delivered late: it ends on the first day, so it is linked on that day only
+    await facts.append([session(sessionId, start, 120)], start + 3 * DAY)
+    expect(await serving.sessionMetrics(developer, lastDay)).toMatchObject({ sessions: { sessions: 1, totalDurationSeconds: 120 } })
+    expect(await reads.sessionMetrics(developer, lastDay)).toEqual(await serving.sessionMetrics(developer, lastDay))
+  })
 })
