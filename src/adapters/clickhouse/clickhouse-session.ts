@@ -26,6 +26,12 @@ const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_int
  */
 const CLUSTER_SETTINGS: ClickHouseSettings = { insert_distributed_sync: 1, distributed_product_mode: 'global' }
 
+/**
+ * Tables whose rows are increments: two equal blocks are two writes, which a Replicated table
+ * would take for one (insert_deduplicate drops a block equal to a recent one), losing a count.
+ */
+const COUNTER_TABLES: ReadonlySet<string> = new Set(['developer_day_writes'])
+
 export interface SessionOptions {
   /** Database holding the tables; the migrations' `pin_dev_stats` is renamed to it. */
   readonly database: string
@@ -124,11 +130,12 @@ export class ClickHouseSession {
 
   private readonly groups = new InsertGroups(async (table, chunks) => {
     const { client, insertSettings } = await this.open()
+    const settings: ClickHouseSettings = COUNTER_TABLES.has(table) ? { ...insertSettings, insert_deduplicate: 0 } : insertSettings
     await guard(async () => {
       const { stream } = await client.exec({
         query: this.insertStatement(table),
         values: Readable.from(chunks),
-        ...(Object.keys(insertSettings).length > 0 ? { clickhouse_settings: insertSettings } : {}),
+        ...(Object.keys(settings).length > 0 ? { clickhouse_settings: settings } : {}),
       })
       // Nothing useful comes back; reading it to the end frees the socket for the next request.
       stream.resume()
