@@ -66,7 +66,9 @@ export class ClickHouseDayRecords implements DayRecordStore {
 
   async dayWrites(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayWrites> {
     const db = ident(this.session.database)
-    const removals = removalsByPartition(this.session.database, RECORD_TABLES)
+    // on a cluster the rows are in the Replicated tables under the Distributed ones (the parts of the replica this session reaches)
+    const local = this.session.options.cluster ? '_local' : ''
+    const removals = removalsByPartition(this.session.database, RECORD_TABLES.map((t) => `${t}${local}`))
     const [rows, partitions, [state]] = await Promise.all([
       this.select<{ Source: 'views' | 'sessions'; D: number; Rows: string }>(sql`
         SELECT Source, toUInt16(Day) AS D, sum(Rows) AS Rows
