@@ -127,7 +127,7 @@ export const createIngestProcess = (options: DevStatsIngestOptions, passes: Peri
     ? new LinkRetention(store.linkPartitions, config.servingLatenessDays, clock, logger, (n) => metrics.linkPartitionsDropped(n))
     : undefined
   const reconciliation = passes.here && store.reconcile
-    ? new ServingReconciliation(store.reconcile.gaps, store.reconcile.serving, clock, logger, config.servingReconcileMinutes * 60_000, {
+    ? new ServingReconciliation(store.reconcile.gaps, store.reconcile.serving, clock, logger, config.servingReconcileMinutes * 60_000, config.servingLatenessDays, {
         repaired: (r) => metrics.servingRepaired(r.views, r.sessions),
         breaches: (b) => metrics.servingBreaches(b),
       })

@@ -72,7 +72,8 @@ export interface IngestConfig {
   readonly servingLatenessDays: number
   /**
    * DEV_STATS_SERVING_RECONCILE_MINUTES: every this many minutes the serving step is re-run over the
-   * last three UTC days and what the serving tables miss is written (0: never).
+   * last three UTC days and one older day of the lateness window in turn, and what the serving
+   * tables miss is written (0: never).
    */
   readonly servingReconcileMinutes: number
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVING_LATENESS_DAYS } from '../../src/domain/serving-window.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { ClickHouseLinkPartitions } from '../../src/adapters/clickhouse/clickhouse-link-partitions.js'
@@ -70,7 +71,7 @@ describe('the serving step on a replicated cluster', () => {
     await fetches(true)
     // the reconciliation reads links and facts through one replica: it must hold what both wrote
     for (const n of [1, 2] as const) await syncReplica(DATABASE, n)
-    const repaired = await new ServingReconciliation(new ClickHouseServingGaps(through[1]), new ClickHouseServingIndex(through[1]), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000).pass()
+    const repaired = await new ServingReconciliation(new ClickHouseServingGaps(through[1]), new ClickHouseServingIndex(through[1]), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000, DEFAULT_SERVING_LATENESS_DAYS).pass()
     expect(repaired.sessions).toBeGreaterThanOrEqual(2)
     for (const n of [1, 2] as const) await syncReplica(DATABASE, n)
     for (const developerId of developers) {

@@ -7,7 +7,7 @@ export abstract class PeriodicPass<T> {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<T> | undefined
 
-  constructor(private readonly intervalMs: number) {}
+  constructor(protected readonly intervalMs: number) {}
 
   /** What one pass does. */
   protected abstract runPass(): Promise<T>

@@ -7,7 +7,7 @@ import type { PairBreaches, ServingGaps } from '../ports/serving-gaps.port.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
 import { PeriodicPass } from './periodic-pass.js'
 
-/** Today and the two UTC days before it: what a replica held back or failed over may have missed. */
+/** Today and the two UTC days before it, every pass: what a replica held back or failed over may have missed. */
 export const RECONCILED_DAYS = 3
 
 /** Rows written per round; a day with more missing takes more rounds. */
@@ -33,13 +33,30 @@ export interface ReconciliationObserver {
 const unobserved: ReconciliationObserver = { repaired: () => undefined, breaches: () => undefined }
 
 /**
+ * The EventTime days a pass at `now` reconciles: the last RECONCILED_DAYS, and one older day of the
+ * lateness window (facts may arrive `latenessDays` after their EventTime) in turn, chosen by the
+ * interval `now` falls in: each older day once every `latenessDays − 2` intervals while it is in
+ * the window, however often instances restart.
+ */
+export const reconciledDays = (now: number, intervalMs: number, latenessDays: number): number[] => {
+  const today = dayOf(now)
+  const recent = Array.from({ length: RECONCILED_DAYS }, (_, i) => today - RECONCILED_DAYS + 1 + i)
+  const older = latenessDays + 1 - RECONCILED_DAYS
+  if (older <= 0 || intervalMs <= 0) return recent
+  const first = today - latenessDays
+  const turn = Math.floor(now / intervalMs)
+  return [first + ((((turn - first) % older) + older) % older), ...recent]
+}
+
+/**
  * Re-runs the serving step over the last days, as the backfill does, and writes only what is
  * missing: a serving row the ingest's lookups missed (on a replicated cluster, a lookup that read
  * a replica behind an acknowledged insert around a failover) is written within an interval, the
- * developer's write count raised after it so that no cached answer outlives it. Then it counts the
- * days' views outside the assumptions only both facts tell. Every instance runs it (one worker of
- * `start --workers N`), the first pass one interval after start; rows written twice collapse like
- * any redelivered row. A failed pass is logged and tried again at the next interval.
+ * developer's write count raised after it so that no cached answer outlives it; a miss among facts
+ * that arrived late, within the lateness window's turn of older days (reconciledDays). Then it
+ * counts the last days' views outside the assumptions only both facts tell. Every instance runs it
+ * (one worker of `start --workers N`), the first pass one interval after start; rows written twice
+ * collapse like any redelivered row. A failed pass is logged and tried again at the next interval.
  */
 export class ServingReconciliation extends PeriodicPass<Repaired> {
   constructor(
@@ -48,6 +65,7 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
     private readonly clock: Clock,
     private readonly logger: Logger,
     intervalMs: number,
+    private readonly latenessDays: number,
     private readonly observer: ReconciliationObserver = unobserved,
     private readonly roundRows = RECONCILE_ROUND_ROWS,
   ) {
@@ -63,7 +81,7 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
     let sessions = 0
     const breaches: Record<PairBreach, number> = { 'view-outside-session': 0, 'view-rows-apart': 0 }
     try {
-      for (let day = today - RECONCILED_DAYS + 1; day <= today; day++) {
+      for (const day of reconciledDays(now, this.intervalMs, this.latenessDays)) {
         for (let round = 0; round < MAX_ROUNDS; round++) {
           const gap = await this.gaps.missing(day, this.roundRows, storedBefore)
           if (gap.views.length === 0 && gap.sessions.length === 0) break
@@ -77,6 +95,7 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
           this.logger.warn({ day, views: gap.views.length, sessions: gap.sessions.length }, 'serving rows the ingest missed written by the reconciliation')
           if (gap.views.length < this.roundRows && gap.sessions.length < this.roundRows) break
         }
+        if (day <= today - RECONCILED_DAYS) continue
         const found = await this.gaps.breaches(day, storedBefore)
         for (const reason of PAIR_BREACHES) breaches[reason] += found[reason]
       }

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVING_LATENESS_DAYS } from '../../../src/domain/serving-window.js'
 import { describe, expect, it } from 'vitest'
 import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
 import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
@@ -31,7 +32,7 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
   const serving = new ClickHouseReadModel(session)
   const oracle = new ClickHouseReadModel(session, 'facts')
   // a pass 20 minutes later by default: the facts are past RECONCILE_SETTLE_MS (a batch in its serving step is no gap)
-  const reconciliation = (at = NOW + 20 * 60_000) => new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => at }, silentLogger, 60_000)
+  const reconciliation = (at = NOW + 20 * 60_000) => new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => at }, silentLogger, 60_000, DEFAULT_SERVING_LATENESS_DAYS)
   const writesOf = async (dev: Guid) =>
     Number((await session.select<{ n: string }>(sql`SELECT sum(Rows) AS n FROM ${db}.developer_day_writes WHERE KeyDeveloperId = ${uuid(dev)}`))[0]?.n ?? 0)
 
@@ -82,7 +83,7 @@ describe.each(stores)('the serving reconciliation on %s', (_, session) => {
     await store.append([viewFact(dev, id(), T, false, viewId), viewFact(dev, id(), T - 3 * DAY, true, viewId)], NOW)
     const found: PairBreaches[] = []
     const observer = { repaired: () => undefined, breaches: (b: PairBreaches) => void found.push(b) }
-    await new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000, observer).pass()
+    await new ServingReconciliation(new ClickHouseServingGaps(session), new ClickHouseServingIndex(session), { now: () => NOW + 20 * 60_000 }, silentLogger, 60_000, DEFAULT_SERVING_LATENESS_DAYS, observer).pass()
     expect(found).toEqual([{ 'view-outside-session': 2, 'view-rows-apart': 1 }])
   })
 })

@@ -1,14 +1,17 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { PairBreaches, ServingGap, ServingGaps } from '../../../../src/application/ports/serving-gaps.port.js'
-import { ServingReconciliation, RECONCILED_DAYS, RECONCILE_SETTLE_MS } from '../../../../src/application/serving/serving-reconciliation.js'
+import { ServingReconciliation, RECONCILED_DAYS, RECONCILE_SETTLE_MS, reconciledDays } from '../../../../src/application/serving/serving-reconciliation.js'
 import { InMemoryServingIndex } from '../../../../src/adapters/memory/in-memory-serving-index.js'
 import { InMemoryTables } from '../../../../src/adapters/memory/in-memory-tables.js'
 import { silentLogger } from '../../../../src/adapters/observability/silent-logger.js'
 import type { DeveloperWrite } from '../../../../src/domain/developer-writes.js'
 import { dayOf, type DayNumber, type ServingSessionRow, type ServingViewRow } from '../../../../src/domain/serving-links.js'
+import { DEFAULT_SERVING_LATENESS_DAYS } from '../../../../src/domain/serving-window.js'
 import { at, id } from '../../../../src/testing/contracts/fact-rows.mother.js'
 
 const NOW = at('2026-12-04T12:00:00Z')
+/** A lateness window of the days every pass reconciles: no older day in turn. */
+const RECENT_ONLY = RECONCILED_DAYS - 1
 
 const viewRow = (keyDeveloperId = id()): ServingViewRow => ({
   keyDeveloperId, propertyObjectViewId: id(), factId: id(), developerId: keyDeveloperId, sessionId: id(), isClosed: true,
@@ -58,7 +61,7 @@ describe('ServingReconciliation', () => {
     ]), tables)
     const repaired: { views: number; sessions: number }[] = []
     const breaches: PairBreaches[] = []
-    const reconciliation = new ServingReconciliation(gaps, index, { now: () => NOW }, silentLogger, 60_000, { repaired: (r) => repaired.push(r), breaches: (b) => breaches.push(b) })
+    const reconciliation = new ServingReconciliation(gaps, index, { now: () => NOW }, silentLogger, 60_000, RECENT_ONLY, { repaired: (r) => repaired.push(r), breaches: (b) => breaches.push(b) })
 
     expect(await reconciliation.pass()).toEqual({ views: 3, sessions: 1 })
     expect(tables.serving.views).toHaveLength(3)
@@ -78,7 +81,7 @@ describe('ServingReconciliation', () => {
     const index = new CountingIndex(tables)
     const today = dayOf(NOW)
     const gaps = new FakeGaps(new Map([[today, { views: Array.from({ length: 25 }, () => viewRow()), sessions: [] }]]), tables)
-    const reconciliation = new ServingReconciliation(gaps, index, { now: () => NOW }, silentLogger, 60_000, undefined, 10)
+    const reconciliation = new ServingReconciliation(gaps, index, { now: () => NOW }, silentLogger, 60_000, RECENT_ONLY, undefined, 10)
     expect(await reconciliation.pass()).toEqual({ views: 25, sessions: 0 })
     expect(gaps.asked.filter((d) => d === today)).toHaveLength(3)
   })
@@ -87,7 +90,7 @@ describe('ServingReconciliation', () => {
     const tables = new InMemoryTables()
     const index = new CountingIndex(tables)
     const stuck: ServingGaps = { missing: async (_day, limit) => ({ views: Array.from({ length: limit }, () => viewRow()), sessions: [] }), breaches: none }
-    const reconciliation = new ServingReconciliation(stuck, index, { now: () => NOW }, silentLogger, 60_000, undefined, 5)
+    const reconciliation = new ServingReconciliation(stuck, index, { now: () => NOW }, silentLogger, 60_000, RECENT_ONLY, undefined, 5)
     const done = await reconciliation.pass()
     expect(done.views).toBeGreaterThan(0)
     expect(done.views).toBeLessThanOrEqual(RECONCILED_DAYS * 20 * 5)
@@ -99,8 +102,8 @@ describe('ServingReconciliation', () => {
       const asked: number[] = []
       const gaps: ServingGaps = { missing: async (day) => (asked.push(day), { views: [], sessions: [] }), breaches: none }
       const tables = new InMemoryTables()
-      const every = new ServingReconciliation(gaps, new InMemoryServingIndex(tables), { now: () => NOW }, silentLogger, 60_000)
-      const never = new ServingReconciliation(gaps, new InMemoryServingIndex(tables), { now: () => NOW }, silentLogger, 0)
+      const every = new ServingReconciliation(gaps, new InMemoryServingIndex(tables), { now: () => NOW }, silentLogger, 60_000, RECENT_ONLY)
+      const never = new ServingReconciliation(gaps, new InMemoryServingIndex(tables), { now: () => NOW }, silentLogger, 0, DEFAULT_SERVING_LATENESS_DAYS)
       every.start()
       never.start()
       await vi.advanceTimersByTimeAsync(59_000)
@@ -113,5 +116,43 @@ describe('ServingReconciliation', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('reaches every day of the lateness window in turn: a miss among facts 20 days late is written within 28 passes (issue 63.4)', async () => {
+    // a day's worth of minutes: today stays, every older day of the window comes once in 28 turns
+    const interval = 60_000
+    const today = dayOf(NOW)
+    const older = new Map<number, number>()
+    for (let k = 0; k < DEFAULT_SERVING_LATENESS_DAYS - 2; k++) {
+      const days = reconciledDays(NOW + k * interval, interval, DEFAULT_SERVING_LATENESS_DAYS)
+      expect(days.slice(-RECONCILED_DAYS)).toEqual([today - 2, today - 1, today])
+      for (const d of days.slice(0, -RECONCILED_DAYS)) older.set(d, (older.get(d) ?? 0) + 1)
+    }
+    expect([...older.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: DEFAULT_SERVING_LATENESS_DAYS - 2 }, (_, i) => today - DEFAULT_SERVING_LATENESS_DAYS + i))
+    expect([...older.values()].every((n) => n === 1)).toBe(true)
+    // across midnight a day keeps its turn: the same day 28 turns later
+    const hourly = 3_600_000
+    const day20 = (k: number) => reconciledDays(NOW + k * hourly, hourly, DEFAULT_SERVING_LATENESS_DAYS)[0]
+    const turns = Array.from({ length: 60 }, (_, k) => k).filter((k) => day20(k) === today - 20)
+    expect(turns).toHaveLength(2)
+    expect((turns[1] as number) - (turns[0] as number)).toBe(DEFAULT_SERVING_LATENESS_DAYS - 2)
+
+    const interval2 = hourly
+
+    const tables = new InMemoryTables()
+    const late = viewRow()
+    const gaps: ServingGaps = {
+      missing: async (day) => ({ views: day === today - 20 && !tables.serving.views.some((v) => v.factId === late.factId) ? [late] : [], sessions: [] }),
+      breaches: none,
+    }
+    let now = NOW
+    const reconciliation = new ServingReconciliation(gaps, new InMemoryServingIndex(tables), { now: () => now }, silentLogger, interval2, DEFAULT_SERVING_LATENESS_DAYS)
+    let passes = 0
+    while (tables.serving.views.length === 0 && passes < DEFAULT_SERVING_LATENESS_DAYS - 2) {
+      await reconciliation.pass()
+      passes++
+      now += interval2
+    }
+    expect(tables.serving.views, `after ${passes} passes`).toHaveLength(1)
   })
 })
