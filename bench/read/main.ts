@@ -13,7 +13,7 @@
 //      'facts', interleaved; p50/p90 ms and ClickHouse's query CPU per read from system.query_log.
 //      --only-single (or BENCH_ONLY_SINGLE=1) stops here.
 //   2. loads: autocannon (50 connections, 20 s) per route with the tokens of every developer in
-//      turn, then with the heavy developer's token alone, with the read cache off, on, and on while
+//      turn, then with the heavy developer's token alone, with the read cache off, on, and off and on while
 //      a writer appends once a second (to the heavy developer too) through the ingest's fact store
 //      (ServingFactStore: facts, link lookups, serving rows; bench/read/writer.ts), without and with
 //      DEV_STATS_READ_CACHE_MAX_STALE_SECONDS=10 (BENCH_CACHE=<name> selects one).
@@ -58,6 +58,7 @@ const ROUTES = [
 const CACHES = [
   { name: 'off', entries: 0, maxStaleSeconds: 0, writes: false },
   { name: 'on', entries: 10_000, maxStaleSeconds: 0, writes: false },
+  { name: 'off, writes', entries: 0, maxStaleSeconds: 0, writes: true },
   { name: 'on, writes', entries: 10_000, maxStaleSeconds: 0, writes: true },
   { name: 'on, writes, stale ≤ 10 s', entries: 10_000, maxStaleSeconds: 10, writes: true },
 ].filter((c) => !process.env.BENCH_CACHE || c.name === process.env.BENCH_CACHE)
