@@ -1,5 +1,5 @@
 import { developerWrites } from '../../domain/developer-writes.js'
-import { dayOf, SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
+import { dayOf, dayText, SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
 import { PAIR_BREACHES, type PairBreach } from '../../domain/serving-window.js'
 import type { Clock } from '../ports/clock.port.js'
 import type { Logger } from '../ports/logger.port.js'
@@ -92,7 +92,7 @@ export class ServingReconciliation extends PeriodicPass<Repaired> {
           views += gap.views.length
           sessions += gap.sessions.length
           this.observer.repaired({ views: gap.views.length, sessions: gap.sessions.length })
-          this.logger.warn({ day, views: gap.views.length, sessions: gap.sessions.length }, 'serving rows the ingest missed written by the reconciliation')
+          this.logger.warn({ day: dayText(day), views: gap.views.length, sessions: gap.sessions.length }, 'serving rows the ingest missed written by the reconciliation')
           if (gap.views.length < this.roundRows && gap.sessions.length < this.roundRows) break
         }
         if (day <= today - RECONCILED_DAYS) continue
