@@ -1,4 +1,4 @@
-import { execSync, spawn } from 'node:child_process'
+import { execFileSync, execSync, spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -64,9 +64,13 @@ export interface ServiceRun {
 }
 
 export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
-  const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: spec.db })
-  await migrate(session)
-  await session.close()
+  const cwd = spec.repo ?? repo
+  const start = startLine(cwd)
+  if (cwd === repo) {
+    const session = serverSession({ url: CLICKHOUSE_URL, user: process.env.DEV_STATS_CLICKHOUSE_USER ?? 'default', password: process.env.DEV_STATS_CLICKHOUSE_PASSWORD ?? '', database: spec.db })
+    await migrate(session)
+    await session.close()
+  }
   const httpPort = await freePort()
   // One file per thread (tsx's loader runs in its own): the busiest one is the service.
   const profile = spec.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${spec.profileDir}/${spec.client}`] : []
@@ -88,8 +92,8 @@ export const startService = async (spec: ServiceSpec): Promise<ServiceRun> => {
   }
   const config = loadConfig(env)
   const { created } = await new KafkaJsTopicCatalog(config.kafka).provision(topicsToProvision(allConsumersOf(config)))
-  const cwd = spec.repo ?? repo
-  const start = startLine(cwd)
+  // another checkout's database gets that checkout's migrations, as its own `migrate` applies them
+  if (cwd !== repo) execFileSync(process.execPath, [...start.args.slice(0, -1), 'migrate'], { cwd, env: { ...env, ...start.env }, stdio: 'inherit' })
   const startedAt = performance.now()
   const workers = spec.workers ?? 1
   const child = spawn(process.execPath, [...profile, ...start.args, ...(workers > 1 ? ['--workers', String(workers)] : [])], {
