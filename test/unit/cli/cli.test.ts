@@ -119,6 +119,8 @@ describe('the bin and npm start', () => {
     expect(flags(shebang).length).toBeGreaterThan(0)
     expect(flags(shebang)).toEqual(flags(start))
     expect(start).toMatch(/UV_THREADPOOL_SIZE=\$\{UV_THREADPOOL_SIZE:-32\}/)
+    expect(start).toMatch(/MALLOC_MMAP_THRESHOLD_=\$\{MALLOC_MMAP_THRESHOLD_:-131072\} /)
+    expect(shebang).toMatch(/^#!\/usr\/bin\/env -S MALLOC_MMAP_THRESHOLD_=131072 node /)
     expect(readFileSync('src/cli/bin.cts', 'utf8')).toContain("process.env['UV_THREADPOOL_SIZE'] ||= '32'")
   })
 })
