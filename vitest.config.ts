@@ -8,8 +8,9 @@ const INTEGRATION_WORKERS = Number(process.env.INTEGRATION_WORKERS ?? 3)
 // real Kafka broker, started by the global setups below; a suite never skips itself; its files run
 // INTEGRATION_WORKERS at once, the long ones started first (LongFilesFirstSequencer). Cluster: a
 // local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), one file at
-// a time (one stops a replica, one stops its fetches), run after the others (groupOrder) so the
-// suites never share the 2 cores. After the run, the ten slowest files (SlowestFilesReporter).
+// a time (one stops a replica, one stops its fetches), beside the integration files (the same
+// groupOrder: most of their time is waiting). After the run, the ten slowest files
+// (SlowestFilesReporter).
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
@@ -35,7 +36,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

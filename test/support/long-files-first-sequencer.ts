@@ -1,8 +1,8 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * The integration files known to run a minute or more (the longest first): started first, so that
- * they overlap the many short files instead of queueing after them. Without a results cache (a
+ * The files known to run a minute or more (the longest first): started first in their project, so
+ * that they overlap the many short files instead of queueing after them. Without a results cache (a
  * fresh clone, CI) vitest would start the largest files first, and most of these are small ones.
  */
 export const LONG_TEST_FILES = [
@@ -16,6 +16,7 @@ export const LONG_TEST_FILES = [
   'test/integration/kafka/dlq-replay.test.ts',
   'test/integration/kafka/e2e-crash.test.ts',
   'test/integration/ops/service-http.test.ts',
+  'test/cluster/cluster.contract.test.ts',
 ] as const
 
 const rank = (spec: TestSpecification): number => {
