@@ -2,14 +2,14 @@ import { defineConfig } from 'vitest/config'
 import LongFilesFirstSequencer from './test/support/long-files-first-sequencer.js'
 
 /** Integration files run at once: each has its own database, topics and groups, and a server of its own where it stops one. */
-const INTEGRATION_WORKERS = Number(process.env.INTEGRATION_WORKERS ?? 3)
+const INTEGRATION_WORKERS = Number(process.env.INTEGRATION_WORKERS ?? 4)
 
 // Unit: no infrastructure at all. Integration: real ClickHouse server, embedded ClickHouse and a
 // real Kafka broker, started by the global setups below; a suite never skips itself; its files run
 // INTEGRATION_WORKERS at once, the long ones started first (LongFilesFirstSequencer). Cluster: a
 // local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), one file at
-// a time (one stops a replica, one stops its fetches), beside the integration files (the same
-// groupOrder: most of their time is waiting). After the run, the ten slowest files
+// a time (one stops a replica, one stops its fetches), run after the others (groupOrder: vitest
+// runs projects of one group with one worker count). After the run, the ten slowest files
 // (SlowestFilesReporter).
 export default defineConfig({
   test: {
@@ -36,7 +36,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
