@@ -54,6 +54,14 @@ export const sessionReachDays = (startedAt: Instant, lastActivityAt: Instant, st
   return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, through - first + 1) }, (_, i) => first + i)
 }
 
+/**
+ * The days a copy of a stored session fact, written under a developer for a view of it, is counted
+ * on: from its session's first day on to the day of storing (+ 1 h), within its first
+ * SESSION_LINK_MAX_DAYS. The developer's other views of the session, on other days, are stored by
+ * then, and their days' records now read this copy.
+ */
+export const sessionCopyDays = (startedAt: Instant, storedAt: Instant): DayNumber[] => sessionReachDays(startedAt, startedAt, storedAt)
+
 /** The days in which the other rows of a view are looked for. */
 export const viewNeighbourDays = (eventTime: Instant): DayNumber[] => {
   const d = dayOf(eventTime)

@@ -3,7 +3,7 @@ import type { FactRow } from '../../domain/fact-row.js'
 import { EMPTY_GUID, type Guid } from '../../domain/guid.js'
 import type { Instant } from '../../domain/instant.js'
 import { sessionCopies, sessionCopiesForViews, viewCopies, type SessionWithDays } from '../../domain/serving-copies.js'
-import { dayOf, sessionReachDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
+import { dayOf, sessionCopyDays, sessionReachDays, storedTime, viewNeighbourDays, type DayNumber, type ServingSessionRow, type ServingViewRow, type ViewLink } from '../../domain/serving-links.js'
 import type { FactStore } from '../ports/fact-store.port.js'
 import { StoreError } from '../ports/store-error.js'
 import type { ServingIndex } from '../ports/serving-index.port.js'
@@ -47,13 +47,13 @@ export class ServingFactStore implements FactStore {
 /**
  * The days the day records count each written session row on (domain/day-records.ts): a copy of a
  * batch's own fact on every day it reaches (sessionReachDays), where its views stored before it
- * lie. A copy made for a view of a fact stored before needs no count of its own: the view's row
- * under the same key counts on its day.
+ * lie; a copy made for a view of a fact stored before on the days from its session's start to now
+ * (sessionCopyDays): the developer's other views of the session, whose days' records read it too.
  */
 const sessionRowDays = (rows: readonly FactRow[], sessions: readonly ServingSessionRow[], ingestionTime: Instant) => {
   const spans = new Map<string, DayNumber[]>()
   for (const f of rows) if (f.table === 'session_facts') spans.set(`${f.row.sessionId}|${f.row.factId}`, sessionReachDays(f.row.startedAt, f.row.lastActivityAt, ingestionTime))
-  return sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: spans.get(`${r.sessionId}|${r.factId}`) ?? [] }))
+  return sessions.map((r) => ({ keyDeveloperId: r.keyDeveloperId, days: spans.get(`${r.sessionId}|${r.factId}`) ?? sessionCopyDays(r.eventTime, ingestionTime) }))
 }
 
 /** Looks up and writes the batch's serving rows; returns the rows written. */
