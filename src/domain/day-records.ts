@@ -17,7 +17,7 @@ import { addSessionTotals, addViewTotals, latestSessionFacts, type SessionTotals
  * earliest span day of D's counted sessions (D at the latest, RECORD_LOOKBACK_DAYS before at the
  * earliest), and on the session rows counted on D: the serving step counts a session row on every
  * day its fact reaches (its span and on to the day it was stored: serving-links.ts's
- * sessionReachDays), D among them. A period [first, last] adds its days' records and each
+ * sessionReachDays; a copy written for a view, from the session's start: sessionCopyDays), D among them. A period [first, last] adds its days' records and each
  * carry-in of its first RECORD_LOOKBACK_DAYS days that began before `first`, once.
  */
 

@@ -38,8 +38,12 @@ export const sessionSpan = (startedAt: Instant, lastActivityAt: Instant): { read
 /** The days a session fact is linked under; migration 0008's session_links_mv computes the same. */
 export const sessionDays = (startedAt: Instant, lastActivityAt: Instant): DayNumber[] => {
   const { first, days } = sessionSpan(startedAt, lastActivityAt)
-  return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, days) }, (_, i) => first + i)
+  return linkDays(first, first + days - 1)
 }
+
+/** first..through, within the first SESSION_LINK_MAX_DAYS. */
+const linkDays = (first: DayNumber, through: DayNumber): DayNumber[] =>
+  Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, through - first + 1) }, (_, i) => first + i)
 
 /**
  * The days a session fact's copies are looked up and counted on: its linked days, and on to the
@@ -50,8 +54,7 @@ export const sessionDays = (startedAt: Instant, lastActivityAt: Instant): DayNum
  */
 export const sessionReachDays = (startedAt: Instant, lastActivityAt: Instant, storedAt: Instant): DayNumber[] => {
   const { first, days } = sessionSpan(startedAt, lastActivityAt)
-  const through = Math.max(first + days - 1, dayOf(storedAt + SESSION_LINK_MARGIN_SECONDS * 1000))
-  return Array.from({ length: Math.min(SESSION_LINK_MAX_DAYS, through - first + 1) }, (_, i) => first + i)
+  return linkDays(first, Math.max(first + days - 1, dayOf(storedAt + SESSION_LINK_MARGIN_SECONDS * 1000)))
 }
 
 /**

@@ -157,4 +157,23 @@ describe('DayRecordsReadModel', () => {
     expect(await serving.sessionMetrics(developer, lastDay)).toMatchObject({ sessions: { sessions: 1, totalDurationSeconds: 120 } })
     expect(await reads.sessionMetrics(developer, lastDay)).toEqual(await serving.sessionMetrics(developer, lastDay))
   })
+
+  it('a session copy written for a view stales the days of the developer\'s other views of that session', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    const sessionId = id()
+    const start = NOV_20 + 5 * 3_600_000
+    const storedAt = NOV_20 + 3 * DAY
+    // a session fact linked on the 20th only, and a view of it on the 22nd, outside its span: no copy yet
+    await facts.append([{ ...session(sessionId, start, 300), row: { ...session(sessionId, start, 300).row, lastActivityAt: start } } as FactRow], storedAt)
+    await facts.append([view(developer, sessionId, NOV_20 + 2 * DAY + 3_600_000)], storedAt)
+    const reads = new DayRecordsReadModel(serving, records)
+    const the22nd = { from: NOV_20 + 2 * DAY, to: NOV_20 + 3 * DAY }
+    expect((await reads.sessionMetrics(developer, the22nd)).sessions.sessions).toBe(0)
+    await new Promise((r) => setTimeout(r, 0))
+    // a view on the 20th finds the fact and writes its copy: the 22nd's view now reads it too
+    await facts.append([view(developer, sessionId, start + 60_000)], storedAt)
+    expect(await serving.sessionMetrics(developer, the22nd)).toMatchObject({ sessions: { sessions: 1, totalDurationSeconds: 300 } })
+    expect(await reads.sessionMetrics(developer, the22nd)).toEqual(await serving.sessionMetrics(developer, the22nd))
+  })
 })
