@@ -8,13 +8,18 @@ import { FUNNEL_STAGES } from '../../src/domain/funnel.js'
 import type { Guid } from '../../src/domain/guid.js'
 import { at, dimFact, dimPath, funnelFact, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl, forceMerge, resetDatabase, servingFactStore } from '../support/clickhouse.js'
-import { CLUSTER, clusterSession } from '../support/clickhouse-cluster.js'
+import { CLUSTER, clusterSession, syncReplica } from '../support/clickhouse-cluster.js'
+import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
+import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
 import { backfillServing } from '../../src/adapters/clickhouse/serving-backfill.js'
 
 // The same appends into the single server (its own database on the shared 18123 server) and
-// into the cluster's Distributed tables: every read answers the same, before and after merges.
+// into the cluster's Distributed tables: every read answers the same, before and after merges,
+// with every replica holding every row (the cluster's reads ask each replica: none counts twice),
+// from the serving rows and from the day records.
 const single = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: 'i11_single_equals_cluster' })
-const cluster = clusterSession('i11_cluster_equals_single')
+const CLUSTER_DATABASE = 'i11_cluster_equals_single'
+const cluster = clusterSession(CLUSTER_DATABASE)
 const T0 = at('2026-11-10T08:00:00Z')
 const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const RANGE = { fromDate: '2026-11-01', toDate: '2026-11-30' }
@@ -41,11 +46,15 @@ const dataset = (): { developers: Guid[]; objects: Guid[]; appends: FactRow[][] 
 }
 
 const answers = async (session: ClickHouseSession, developers: Guid[], objects: Guid[]) => {
+  if (session === cluster) for (const n of [1, 2] as const) await syncReplica(CLUSTER_DATABASE, n)
   const read = new ClickHouseReadModel(session)
+  const records = new DayRecordsReadModel(read, new ClickHouseDayRecords(session))
   const perDeveloper = await Promise.all(
     developers.map(async (d) => ({
       ...(await read.sessionMetrics(d, NOV)),
+      records: await records.sessionMetrics(d, NOV),
       funnel: await read.funnelCounts(d, RANGE, {}),
+      funnels: Object.fromEntries(await read.funnelCountsOfDevelopers(developers, RANGE)),
     })),
   )
   const paths = await new ClickHouseDimensionReader(session).latestPaths(objects)

@@ -103,19 +103,25 @@ const removals = (database: string, tables: readonly string[]): SqlFragment => {
 /**
  * The same as removals above, split by partition: each partition's token (its tables' lowest block
  * numbers) apart, and a token of what no partition tells (re-created tables, mutations) beside them.
+ * `system` names the system tables read: on a cluster every replica's (a replica's lowest block
+ * stays the lowest of all as the others fetch).
  */
-export const removalsByPartition = (database: string, tables: readonly string[]): { readonly partitions: SqlFragment; readonly other: SqlFragment } => {
+export const removalsByPartition = (
+  database: string,
+  tables: readonly string[],
+  system: (table: string) => SqlFragment = (t) => sql`system.${ident(t)}`,
+): { readonly partitions: SqlFragment; readonly other: SqlFragment } => {
   const db = name(database)
   const names = join(tables.map(name), ', ')
   return {
     partitions: sql`
       SELECT partition_id AS partition, toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', toString(low)))), ','))) AS token
-      FROM (SELECT table, partition_id, min(min_block_number) AS low FROM system.parts
+      FROM (SELECT table, partition_id, min(min_block_number) AS low FROM ${system('parts')}
             WHERE database = ${db} AND active AND table IN (${names}) GROUP BY table, partition_id)
       GROUP BY partition_id`,
     other: sql`concat(
-      (SELECT toString(max(metadata_modification_time)) FROM system.tables WHERE database = ${db} AND name IN (${names})), '/',
+      (SELECT toString(max(metadata_modification_time)) FROM ${system('tables')} WHERE database = ${db} AND name IN (${names})), '/',
       (SELECT toString(sipHash64(arrayStringConcat(arraySort(groupArray(concat(table, ':', mutation_id, ':', toString(is_done)))), ',')))
-       FROM system.mutations WHERE database = ${db} AND table IN (${names})))`,
+       FROM ${system('mutations')} WHERE database = ${db} AND table IN (${names})))`,
   }
 }

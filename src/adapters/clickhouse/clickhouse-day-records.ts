@@ -5,8 +5,8 @@ import type { Guid } from '../../domain/guid.js'
 import { dayOf, dayText, type DayNumber, type SessionLink } from '../../domain/serving-links.js'
 import { removalsByPartition } from './clickhouse-data-versions.js'
 import { SESSION_DAYS_OFF } from './serving-completeness.js'
-import type { ClickHouseSession } from './clickhouse-session.js'
-import { date, ident, int, name, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
+import type { ClickHouseSession, ReadTables } from './clickhouse-session.js'
+import { date, int, name, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
 /** One developer's rows in a few granules: one thread is plenty. */
@@ -65,35 +65,40 @@ export class ClickHouseDayRecords implements DayRecordStore {
   }
 
   async dayWrites(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayWrites> {
-    const db = ident(this.session.database)
-    // on a cluster the rows are in the Replicated tables under the Distributed ones (the parts of the replica this session reaches)
+    const tables = await this.session.readTables()
+    // on a cluster the rows are in the Replicated tables under the Distributed ones
     const local = this.session.options.cluster ? '_local' : ''
-    const removals = removalsByPartition(this.session.database, RECORD_TABLES.map((t) => `${t}${local}`))
+    const removals = removalsByPartition(this.session.database, RECORD_TABLES.map((t) => `${t}${local}`), tables.system)
     const [rows, partitions, [state]] = await Promise.all([
+      // on a cluster a count fetched by a second replica is summed twice: the sum still grows with every write, and only equality is asked of it
       this.select<{ Source: 'views' | 'sessions'; D: number; Rows: string }>(sql`
         SELECT Source, toUInt16(Day) AS D, sum(Rows) AS Rows
-        FROM ${this.table('developer_day_writes')}
+        FROM ${tables.table('developer_day_writes')}
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND Day >= ${date(dayText(Math.max(0, first)))} AND Day <= ${date(dayText(last))}
         GROUP BY Source, D`, READ_SETTINGS),
       this.select<{ partition: string; token: string }>(removals.partitions),
-      // serving rows the backfill wrote raised no count, nor did those of an instance with the counts off (a build before them, recording itself every minute)
-      this.select<{ other: string; now: number; off: number }>(sql`
-        SELECT concat(${removals.other}, '/', toString(max(DoneAt))) AS other, toUInt32(now()) AS now, toUInt32(maxIf(DoneAt, Step = ${name(SESSION_DAYS_OFF)})) AS off
-        FROM ${db}.serving_backfill`),
+      // serving rows the backfill wrote raised no count, nor did those of an instance with the counts off (a build before them, recording itself every minute);
+      // a replica left out (down) takes its counts from the sums: they could then equal an older stamp
+      this.select<{ other: string; now: number; off: number; answered: number }>(sql`
+        SELECT concat(${removals.other}, '/', toString(max(DoneAt))) AS other, toUInt32(now()) AS now, toUInt32(maxIf(DoneAt, Step = ${name(SESSION_DAYS_OFF)})) AS off,
+               (SELECT toUInt32(count()) FROM ${tables.system('one')}) AS answered
+        FROM ${tables.table('serving_backfill')}`),
     ])
     const views = new Map<DayNumber, number>()
     const sessions = new Map<DayNumber, number>()
     for (const r of rows) (r.Source === 'views' ? views : sessions).set(Number(r.D), Number(r.Rows))
     const months = new Map(partitions.map((p) => [p.partition, p.token]))
-    return { views, sessions, removals: { months, other: state?.other ?? '' }, counted: Number(state?.now ?? 0) - Number(state?.off ?? 0) > UNCOUNTED_WRITER_SECONDS }
+    const counted = Number(state?.now ?? 0) - Number(state?.off ?? 0) > UNCOUNTED_WRITER_SECONDS && Number(state?.answered ?? 0) === tables.replicas
+    return { views, sessions, removals: { months, other: state?.other ?? '' }, counted }
   }
 
   async records(developerId: Guid, first: DayNumber, last: DayNumber): Promise<StoredDayRecord[]> {
+    const tables = await this.session.readTables()
     const rows = await this.select<RecordRow>(sql`
       SELECT toUInt16(Day) AS D, toUInt16(WindowFirst) AS WindowFirst, ViewWrites, SessionWrites, Removals, Sessions, GuestSessions, UserSessions,
              TotalDurationSeconds, MinDurationSeconds, MaxDurationSeconds, Views, ClosedViews, TotalViewSeconds,
              CarrySessionIds, arrayMap(d -> toUInt16(d), CarryFirstDays) AS CarryFirstDays, CarryDurationSeconds, CarryViewerKinds
-      FROM ${this.table('developer_day_records')}
+      FROM ${tables.table('developer_day_records')}
       PREWHERE KeyDeveloperId = ${uuid(developerId)} AND Day >= ${date(dayText(Math.max(0, first)))} AND Day <= ${date(dayText(last))}
       ORDER BY D, Version DESC
       LIMIT 1 BY D`, READ_SETTINGS)
@@ -102,14 +107,15 @@ export class ClickHouseDayRecords implements DayRecordStore {
 
   async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
     // the run's views and the day before's (a session begun then has its earlier views there), and the run's sessions' rows
-    const [near, facts] = await Promise.all([this.winners(developerId, first - 1, last), this.sessionRows(developerId, first, last)])
+    const tables = await this.session.readTables()
+    const [near, facts] = await Promise.all([this.winners(tables, developerId, first - 1, last), this.sessionRows(tables, developerId, first, last)])
     // the earlier views of the sessions begun before that, from the first day of their spans
     const spanFirst = new Map<Guid, DayNumber>()
     for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
     const older = [...spanFirst].filter(([, day]) => day < first - 1)
     if (older.length === 0) return { views: near, facts }
     const from = Math.max(first - RECORD_LOOKBACK_DAYS, Math.min(...older.map(([, day]) => day)))
-    const earlier = await this.winners(developerId, from, first - 2, older.map(([id]) => id))
+    const earlier = await this.winners(tables, developerId, from, first - 2, older.map(([id]) => id))
     return { views: [...earlier, ...near], facts }
   }
 
@@ -118,9 +124,9 @@ export class ClickHouseDayRecords implements DayRecordStore {
    * merged-views.sql.ts) is the developer's and on [from, to], of the given sessions only if any:
    * a view's rows lie within a day of one another, so its rows of [from − 1, to + 1] are all it has.
    */
-  private async winners(developerId: Guid, from: DayNumber, to: DayNumber, sessionIds?: readonly Guid[]): Promise<DeveloperView[]> {
+  private async winners(tables: ReadTables, developerId: Guid, from: DayNumber, to: DayNumber, sessionIds?: readonly Guid[]): Promise<DeveloperView[]> {
     const dev = uuid(developerId)
-    const rows = sql`${this.table('developer_view_facts')} PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(from - 1)} AND EventTime < ${dayStart(to + 2)}`
+    const rows = sql`${tables.table('developer_view_facts')} PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(from - 1)} AND EventTime < ${dayStart(to + 2)}`
     const ofSessions = sessionIds ? sql`WHERE PropertyObjectViewId IN (SELECT PropertyObjectViewId FROM ${rows} WHERE SessionId IN ${uuidSet(sessionIds)})` : sql``
     const found = await this.select<{ SessionId: Guid; D: number; IsClosed: number; DurationSeconds: number }>(sql`
       SELECT SessionId, toUInt16(toDate(EventTime)) AS D, IsClosed, DurationSeconds
@@ -137,13 +143,13 @@ export class ClickHouseDayRecords implements DayRecordStore {
    * Each session named by the developer's rows on [first, last]: its latest row under the
    * developer's key (by IngestionTime, then FactId), with the earliest EventTime (StartedAt) of its rows.
    */
-  private async sessionRows(developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionLink[]> {
+  private async sessionRows(tables: ReadTables, developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionLink[]> {
     const dev = uuid(developerId)
     const found = await this.select<{ SessionId: Guid; s: [string, number, 'Guest' | 'User', number]; started: number }>(sql`
       SELECT SessionId, argMax(tuple(FactId, DurationSeconds, ViewerKind, toUInt32(IngestionTime)), tuple(IngestionTime, FactId)) AS s, toUInt32(min(EventTime)) AS started
-      FROM ${this.table('developer_session_facts')}
+      FROM ${tables.table('developer_session_facts')}
       PREWHERE KeyDeveloperId = ${dev} AND SessionId IN (
-        SELECT SessionId FROM ${this.table('developer_view_facts')}
+        SELECT SessionId FROM ${tables.table('developer_view_facts')}
         PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(first)} AND EventTime < ${dayStart(last + 1)})
       GROUP BY SessionId`, FACT_SETTINGS)
     return found.map((f) => ({
@@ -176,10 +182,6 @@ export class ClickHouseDayRecords implements DayRecordStore {
       CarryDurationSeconds: r.carryIns.map((c) => c.durationSeconds),
       CarryViewerKinds: r.carryIns.map((c) => c.viewerKind),
     })))
-  }
-
-  private table(name: string): SqlFragment {
-    return sql`${ident(this.session.database)}.${ident(name)}`
   }
 }
 

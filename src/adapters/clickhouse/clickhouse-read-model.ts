@@ -64,7 +64,7 @@ export class ClickHouseReadModel implements ReadModel {
              sum(s.1) AS totalDurationSeconds,
              min(s.1) AS minDurationSeconds,
              max(s.1) AS maxDurationSeconds
-      FROM (${latestSessions(this.session.database, developerId, period, this.source)})`)
+      FROM (${latestSessions(await this.session.readTables(), developerId, period, this.source)})`)
     const n = (v: string | undefined) => Number(v ?? 0)
     return {
       sessions: n(row?.sessions),
@@ -79,18 +79,19 @@ export class ClickHouseReadModel implements ReadModel {
   private async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
     const [row] = await this.select<Record<keyof ViewTotals, string>>(sql`
       SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
-      FROM (${mergedViews(this.session.database, developerId, period, this.source)})`)
+      FROM (${mergedViews(await this.session.readTables(), developerId, period, this.source)})`)
     return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
   }
 
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
     const unique = [...new Set(ids)]
     const found = new Map<string, string | null>()
+    const tables = await this.session.readTables()
     for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
       // the latest version's Name (a tuple keeps a NULL name from losing to an older non-NULL one)
       const rows = await this.select<{ Id: Guid; v: [string | null] }>(sql`
         SELECT Id, argMax(tuple(Name), Version) AS v
-        FROM ${ident(this.session.database)}.${ident(DIM_TABLE[level])}
+        FROM ${tables.table(DIM_TABLE[level])}
         WHERE Id IN (${join(unique.slice(i, i + IDS_PER_QUERY).map(uuid), ', ')})
         GROUP BY Id`)
       for (const r of rows) found.set(r.Id.toLowerCase(), r.v[0])
@@ -113,7 +114,7 @@ export class ClickHouseReadModel implements ReadModel {
     const table = this.source === 'serving' && conditions.length === 3 ? 'funnel_developer_daily' : 'funnel_daily'
     const [row] = await this.select<Record<string, string>>(sql`
       SELECT ${STAGE_COUNTS}
-      FROM ${ident(this.session.database)}.${ident(table)}
+      FROM ${(await this.session.readTables()).table(table)}
       WHERE ${join(conditions, ' AND ')}`)
     return stageCounts(row)
   }
@@ -123,11 +124,12 @@ export class ClickHouseReadModel implements ReadModel {
     const table = this.source === 'serving' ? 'funnel_developer_daily' : 'funnel_daily'
     const unique = [...new Set(developerIds)]
     const found = new Map<string, StageCounts>()
+    const tables = await this.session.readTables()
     for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
       const ids = unique.slice(i, i + IDS_PER_QUERY)
       const rows = await this.select<Record<string, string>>(sql`
         SELECT toString(DeveloperId) AS developerId, ${STAGE_COUNTS}
-        FROM ${ident(this.session.database)}.${ident(table)}
+        FROM ${tables.table(table)}
         WHERE DeveloperId IN (${join(ids.map(uuid), ', ')})
           AND EventDate >= ${date(range.fromDate)} AND EventDate <= ${date(range.toDate)}
         GROUP BY DeveloperId`)

@@ -5,7 +5,7 @@ import type { Guid } from '../../domain/guid.js'
 import { dayText, type DayedSessionLink, type DayNumber, type ServingSessionRow, type ServingViewRow, type SessionDeveloperLink, type ViewLink } from '../../domain/serving-links.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
 import { servingSessionBody, servingViewBody } from './serving-bodies.js'
-import { date, ident, join, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
+import { date, join, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
 
 /** A lookup reads a few granules of the days it names: one thread is plenty. */
 const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
@@ -40,16 +40,22 @@ interface SessionLinkRow {
   IngestionTime: number
 }
 
-/** The serving and link tables of migration 0008 on a ClickHouse server, chdb or a cluster (through the Distributed tables). */
+/**
+ * The serving and link tables of migration 0008 on a ClickHouse server, chdb or a cluster. The
+ * lookups read every replica (ReadTables): an instance writing through one replica finds the links
+ * another instance's batch wrote through another, acknowledged before the lookup began, so of two
+ * batches racing at least the later one links the pair (each stores, then looks up).
+ */
 export class ClickHouseServingIndex implements ServingIndex {
   constructor(private readonly session: ClickHouseSession) {}
 
   async viewLinks(days: readonly DayNumber[], viewIds: readonly Guid[]): Promise<ViewLink[]> {
     if (days.length === 0) return []
+    const tables = await this.session.readTables()
     const rows = await inChunks(viewIds, (ids) => this.session.select<ViewLinkRow>(sql`
       SELECT SessionId, PropertyObjectViewId, FactId, DeveloperId, IsClosed, DurationSeconds,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
-      FROM ${this.table('view_links')}
+      FROM ${tables.table('view_links')}
       WHERE ${this.daysAnd(days, sql`PropertyObjectViewId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
@@ -60,19 +66,21 @@ export class ClickHouseServingIndex implements ServingIndex {
 
   async sessionDevelopers(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<SessionDeveloperLink[]> {
     if (days.length === 0) return []
+    const tables = await this.session.readTables()
     const rows = await inChunks(sessionIds, (ids) => this.session.select<{ Day: number; SessionId: Guid; DeveloperId: Guid }>(sql`
       SELECT DISTINCT toUInt16(Day) AS Day, SessionId, DeveloperId
-      FROM ${this.table('session_view_links')}
+      FROM ${tables.table('session_view_links')}
       WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({ day: Number(r.Day), sessionId: r.SessionId, developerId: r.DeveloperId }))
   }
 
   async sessionLinks(days: readonly DayNumber[], sessionIds: readonly Guid[]): Promise<DayedSessionLink[]> {
     if (days.length === 0) return []
+    const tables = await this.session.readTables()
     const rows = await inChunks(sessionIds, (ids) => this.session.select<SessionLinkRow>(sql`
       SELECT toUInt16(Day) AS Day, SessionId, FactId, DurationSeconds, ViewerKind,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
-      FROM ${this.table('session_links')}
+      FROM ${tables.table('session_links')}
       WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       day: Number(r.Day), sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
@@ -87,10 +95,6 @@ export class ClickHouseServingIndex implements ServingIndex {
 
   async written(writes: readonly DeveloperWrite[]): Promise<void> {
     await this.session.insert('developer_day_writes', writes.map((w) => ({ KeyDeveloperId: w.keyDeveloperId, Day: dayText(w.day), Source: w.source, Rows: w.rows })))
-  }
-
-  private table(name: string): SqlFragment {
-    return sql`${ident(this.session.database)}.${ident(name)}`
   }
 
   private daysAnd(days: readonly DayNumber[], column: SqlFragment, ids: readonly Guid[]): SqlFragment {

@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises'
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { dialectFor, pinnedInsertSettings } from './clickhouse-dialect.js'
 import { toStoreError } from './clickhouse-error.translator.js'
-import { render, type Dialect, type SqlFragment } from './sql-fragment.js'
+import { ident, name, render, sql, textLiteral, type Dialect, type SqlFragment } from './sql-fragment.js'
 import { InsertGroups } from './insert-groups.js'
 
 /**
@@ -15,6 +15,8 @@ interface Handle {
   readonly dialect: Dialect
   /** Every insert's settings: the pinned ones for this server's version, and the cluster's. */
   readonly insertSettings: ClickHouseSettings
+  /** On a cluster: `host:port` (native protocol) of every replica of every shard, from system.clusters. */
+  readonly replicas?: readonly string[]
 }
 
 const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 1 }
@@ -25,6 +27,29 @@ const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_int
  * once and shipped (GLOBAL IN) instead of being refused.
  */
 const CLUSTER_SETTINGS: ClickHouseSettings = { insert_distributed_sync: 1, distributed_product_mode: 'global' }
+
+/**
+ * Reads on a cluster (ReadTables): a replica that does not answer is left out rather than failing
+ * the read (the replicas that answer hold every insert acknowledged by them), and a replica is given
+ * a second to connect (18.16's 50 ms would leave out a replica across a slow link).
+ */
+const CLUSTER_READ_SETTINGS: ClickHouseSettings = { ...CLUSTER_SETTINGS, skip_unavailable_shards: 1, connect_timeout_with_failover_ms: 1000 }
+
+/**
+ * How reads name the tables whose answer must hold every acknowledged insert (spec §8). One
+ * server: `<database>.<table>`. A cluster: every replica of every shard at once,
+ * `remote('<replicas>', <database>, <table>_local)`: 18.16 writes a Distributed insert on the
+ * replica it reached and a Distributed read asks one replica per shard, which may not have fetched
+ * it yet. A row held by several replicas comes once from each, so what reads through these must
+ * not count rows twice (argMax, LIMIT 1 BY, uniq, DISTINCT); a sum grows as replicas fetch.
+ */
+export interface ReadTables {
+  table(name: string): SqlFragment
+  /** A table of the `system` database, of every replica on a cluster. */
+  system(name: string): SqlFragment
+  /** How many replicas a read asks (1 on one server): fewer answering means a replica was left out. */
+  readonly replicas: number
+}
 
 /**
  * Tables whose rows are increments: two equal blocks are two writes, which a Replicated table
@@ -43,6 +68,8 @@ export interface SessionOptions {
   readonly onOpen?: (session: ClickHouseSession) => Promise<void>
   /** The server's host and port (spans name them); absent for an embedded store. */
   readonly server?: { readonly address: string; readonly port: number }
+  /** On a cluster, who reads the other replicas (ReadTables): the session's own user. */
+  readonly credentials?: { readonly user: string; readonly password: string }
 }
 
 /**
@@ -62,11 +89,20 @@ export class ClickHouseSession {
   }
 
   private get settings(): ClickHouseSettings {
-    return this.options.cluster ? { ...COMMON_SETTINGS, ...CLUSTER_SETTINGS } : COMMON_SETTINGS
+    return this.options.cluster ? { ...COMMON_SETTINGS, ...CLUSTER_READ_SETTINGS } : COMMON_SETTINGS
   }
 
   async dialect(): Promise<Dialect> {
     return (await this.open()).dialect
+  }
+
+  async readTables(): Promise<ReadTables> {
+    const { replicas } = await this.open()
+    if (!replicas) return oneServerTables(this.database)
+    const user = this.options.credentials
+    const as = user ? sql`, ${textLiteral(user.user)}, ${textLiteral(user.password)}` : sql``
+    const remote = (database: string, table: string) => sql`remote(${textLiteral(replicas.join(','))}, ${ident(database)}, ${ident(table)}${as})`
+    return { table: (t) => remote(this.database, `${t}_local`), system: (t) => remote('system', t), replicas: replicas.length }
   }
 
   /** `signal` ends the request on the client's side too (a server that never answers). */
@@ -166,7 +202,8 @@ export class ClickHouseSession {
       const rows = await guard(async () => (await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>())
       const version = rows[0]?.v ?? ''
       const insertSettings = { ...pinnedInsertSettings(version), ...(this.options.cluster ? CLUSTER_SETTINGS : {}) }
-      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(version), insertSettings }
+      const replicas = this.options.cluster ? await replicasOf(client, this.options.cluster) : undefined
+      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(version), insertSettings, ...(replicas ? { replicas } : {}) }
       // `onOpen` sees the session already connected, so its calls do not re-enter `open`.
       if (this.options.onOpen) await this.options.onOpen(new ClickHouseSession(this.connect, { ...this.options, onOpen: undefined }, Promise.resolve(handle)))
       return handle
@@ -175,6 +212,21 @@ export class ClickHouseSession {
       throw e
     }
   }
+}
+
+/** ReadTables of one server (or an embedded store). */
+export const oneServerTables = (database: string): ReadTables => ({
+  table: (t) => sql`${ident(database)}.${ident(t)}`,
+  system: (t) => sql`system.${ident(t)}`,
+  replicas: 1,
+})
+
+/** Every replica of every shard of the cluster, as remote() takes them. */
+const replicasOf = async (client: ClickHouseClient, cluster: string): Promise<string[]> => {
+  const { query } = render(sql`SELECT host_name AS host, port FROM system.clusters WHERE cluster = ${name(cluster)} ORDER BY shard_num, replica_num`, 'inline')
+  const rows = await guard(async () => (await client.query({ query, format: 'JSONEachRow' })).json<{ host: string; port: number }>())
+  if (rows.length === 0) throw toStoreError(new Error(`cluster ${cluster} is not in the server's system.clusters (<remote_servers>)`))
+  return rows.map((r) => `${r.host.includes(':') ? `[${r.host}]` : r.host}:${r.port}`)
 }
 
 const guard = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -1,7 +1,8 @@
 import type { Period } from '../../application/ports/read-model.port.js'
 import type { Guid } from '../../domain/guid.js'
 import { SESSION_LINK_MAX_DAYS } from '../../domain/serving-links.js'
-import { ident, int, sql, uuid, type SqlFragment } from './sql-fragment.js'
+import type { ReadTables } from './clickhouse-session.js'
+import { int, sql, uuid, type SqlFragment } from './sql-fragment.js'
 
 /** DateTime has whole seconds: a period bound is taken as the first whole second at or after it. */
 export const seconds = (ms: number) => int(Math.ceil(ms / 1000))
@@ -36,9 +37,8 @@ const SESSION_STARTS_AROUND = (p: Period) => widened(p, SESSION_LINK_MAX_DAYS + 
  *   its views whatever their developer (migration 0008), all within two days of one another: the
  *   developer's rows around the period in one scan.
  */
-export const mergedViews = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
+export const mergedViews = (tables: ReadTables, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
   const dev = uuid(developerId)
-  const db = ident(database)
   if (source === 'serving') {
     // The winner as the first row of its view in rank order (LIMIT 1 BY): the same row argMax picks,
     // at about half of 18.16's cost for argMax over tuples.
@@ -46,7 +46,7 @@ export const mergedViews = (database: string, developerId: Guid, period: Period,
       SELECT PropertyObjectViewId, SessionId, IsClosed, DurationSeconds
       FROM (
         SELECT PropertyObjectViewId, SessionId, IsClosed, DurationSeconds, DeveloperId, EventTime
-        FROM ${db}.developer_view_facts
+        FROM ${tables.table('developer_view_facts')}
         PREWHERE KeyDeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, VIEW_ROWS_AROUND(period))}
         ORDER BY PropertyObjectViewId, IsClosed DESC, IngestionTime DESC, FactId DESC, DeveloperId DESC
         LIMIT 1 BY PropertyObjectViewId)
@@ -58,9 +58,9 @@ export const mergedViews = (database: string, developerId: Guid, period: Period,
       SELECT PropertyObjectViewId,
              argMax(tuple(SessionId, IsClosed, ifNull(DurationSeconds, 0), DeveloperId, EventTime),
                     tuple(IsClosed, IngestionTime, FactId, DeveloperId)) AS w
-      FROM ${db}.property_object_view_facts
+      FROM ${tables.table('property_object_view_facts')}
       PREWHERE PropertyObjectViewId IN (
-        SELECT PropertyObjectViewId FROM ${db}.property_object_view_facts WHERE DeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, period)})
+        SELECT PropertyObjectViewId FROM ${tables.table('property_object_view_facts')} WHERE DeveloperId = ${dev} AND ${inPeriod(sql`EventTime`, period)})
       GROUP BY PropertyObjectViewId)
     WHERE w.4 = ${dev} AND ${inPeriod(sql`w.5`, period)}`
 }
@@ -70,16 +70,15 @@ export const mergedViews = (database: string, developerId: Guid, period: Period,
  * same way on every store): `s.1` DurationSeconds, `s.2` ViewerKind. 'serving' reads the
  * developer's own copies in developer_session_facts, 'facts' every session_facts row of those ids.
  */
-export const latestSessions = (database: string, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
-  const db = ident(database)
-  const views = mergedViews(database, developerId, period, source)
+export const latestSessions = (tables: ReadTables, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
+  const views = mergedViews(tables, developerId, period, source)
   if (source === 'serving') {
     // each session's latest fact, then only those of the developer's views (the set filters rows, it does not read them)
     return sql`
       SELECT SessionId, s
       FROM (
         SELECT SessionId, tuple(DurationSeconds, ViewerKind) AS s
-        FROM ${db}.developer_session_facts
+        FROM ${tables.table('developer_session_facts')}
         PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
         ORDER BY SessionId, IngestionTime DESC, FactId DESC
         LIMIT 1 BY SessionId)
@@ -87,6 +86,6 @@ export const latestSessions = (database: string, developerId: Guid, period: Peri
   }
   return sql`
     SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
-    FROM ${db}.session_facts PREWHERE SessionId IN (SELECT SessionId FROM (${views}))
+    FROM ${tables.table('session_facts')} PREWHERE SessionId IN (SELECT SessionId FROM (${views}))
     GROUP BY SessionId`
 }

@@ -37,7 +37,7 @@ export const serverSession = (settings: ServerSettings, options: Omit<SessionOpt
         log: { level: ClickHouseLogLevel.OFF },
       })
     },
-    { ...options, database: settings.database, server: serverOf(settings.url), ...(settings.cluster ? { cluster: settings.cluster } : {}) },
+    { ...options, database: settings.database, server: serverOf(settings.url), ...(settings.cluster ? { cluster: settings.cluster, credentials: { user: settings.user, password: settings.password } } : {}) },
   )
 
 const serverOf = (url: string): { address: string; port: number } => {

@@ -75,6 +75,9 @@ export const wholeLiteral = (value: number): SqlFragment => {
   return { kind: 'fragment', strings: [String(value)], parts: [] }
 }
 
+/** Any text as a quoted literal in every dialect (a table function's arguments take no query parameter). */
+export const textLiteral = (value: string): SqlFragment => ({ kind: 'fragment', strings: [`'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`], parts: [] })
+
 /** Tagged template: every interpolation must be a typed value, an identifier or a nested fragment. */
 export const sql = (strings: TemplateStringsArray, ...parts: Part[]): SqlFragment => ({ kind: 'fragment', strings: [...strings], parts })
 

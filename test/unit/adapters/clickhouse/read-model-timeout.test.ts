@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ClickHouseSettings } from '@clickhouse/client'
 import { ClickHouseDataVersions } from '../../../../src/adapters/clickhouse/clickhouse-data-versions.js'
 import { ClickHouseReadModel } from '../../../../src/adapters/clickhouse/clickhouse-read-model.js'
-import type { ClickHouseSession } from '../../../../src/adapters/clickhouse/clickhouse-session.js'
+import { oneServerTables, type ClickHouseSession } from '../../../../src/adapters/clickhouse/clickhouse-session.js'
 import { ReadTimedOut } from '../../../../src/application/ports/read-model.port.js'
 import { StoreError } from '../../../../src/application/ports/store-error.js'
 import type { Guid } from '../../../../src/domain/guid.js'
@@ -13,7 +13,7 @@ import type { Guid } from '../../../../src/domain/guid.js'
 const DEV = '6f1c0e2a-4b7d-4e5f-8a9b-0c1d2e3f4a5b' as Guid
 
 const session = (answer: (settings: ClickHouseSettings) => unknown[]): ClickHouseSession =>
-  ({ database: 'db', select: async (_fragment: unknown, settings: ClickHouseSettings) => answer(settings) }) as unknown as ClickHouseSession
+  ({ database: 'db', readTables: async () => oneServerTables('db'), select: async (_fragment: unknown, settings: ClickHouseSettings) => answer(settings) }) as unknown as ClickHouseSession
 
 describe('ClickHouseReadModel with a time limit', () => {
   it('sends max_execution_time with every read (none when the limit is 0)', async () => {
