@@ -34,7 +34,7 @@ export interface ClickHouseAdapters {
   readonly readModel: ReadModel
   readonly dayRecords: DayRecordStore
   readonly stageProgress: StageProgressReader
-  /** Absent on a cluster: one server's system.parts does not see the other shards' writes. */
+  /** Absent on a cluster: its versions would have to ask every replica on every read, as the day records do (docs/clickhouse.md). */
   readonly dataVersions?: DataVersionReader
   readonly pressure: StorePressure
   readonly linkPartitions: LinkPartitions

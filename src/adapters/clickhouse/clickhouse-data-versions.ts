@@ -24,8 +24,7 @@ const SOURCE_OF: Readonly<Record<string, ReadSource>> = {
  * The names of a table's active parts: every insert makes a part with a new name (block numbers
  * only grow), every merge or mutation replaces names, so the sorted list changes with every write;
  * the newest part's time tells a re-created table (whose names start again) from the old one.
- * A single server only: on a cluster the other shards' parts are not in this server's
- * system.parts (the composition root does not cache reads there).
+ * A single server only (the composition root does not cache reads on a cluster).
  */
 export class ClickHouseDataVersions implements DataVersionReader {
   private readonly select: ReturnType<typeof timeLimitedSelect>

@@ -2,7 +2,7 @@ import type { VersionedDimensionReader, VersionedPath } from '../../application/
 import type { DimensionPath } from '../../domain/dimension-path.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { ident, sql, uuidSet } from './sql-fragment.js'
+import { sql, uuidSet } from './sql-fragment.js'
 
 /** Ids per lookup: 5,000 UUIDs are 185 KB of SQL text, inside 18.16's 256 KiB max_query_size. */
 const CHUNK = 5000
@@ -25,11 +25,13 @@ export class ClickHouseDimensionReader implements VersionedDimensionReader {
   async latestVersionedPaths(propertyObjectIds: readonly Guid[]): Promise<ReadonlyMap<Guid, VersionedPath>> {
     const ids = [...new Set(propertyObjectIds)]
     const paths = new Map<Guid, VersionedPath>()
+    // on a cluster every replica: a version stored through another one is seen at once, and a record waiting for it is not parked
+    const tables = await this.session.readTables()
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK)
       const rows = await this.session.select<{ Id: Guid; p: [Guid, Guid, Guid, Guid, Guid]; v: string }>(sql`
         SELECT Id, argMax(tuple(DeveloperId, ProjectId, BuildingId, LayoutGroupId, LayoutId), Version) AS p, max(Version) AS v
-        FROM ${ident(this.session.database)}.dim_property_object
+        FROM ${tables.table('dim_property_object')}
         WHERE Id IN ${uuidSet(chunk)}
         GROUP BY Id`)
       for (const { Id, p, v } of rows) {

@@ -50,8 +50,8 @@ export const reconciledDays = (now: number, intervalMs: number, latenessDays: nu
 
 /**
  * Re-runs the serving step over the last days, as the backfill does, and writes only what is
- * missing: a serving row the ingest's lookups missed (on a replicated cluster, a lookup that read
- * a replica behind an acknowledged insert around a failover) is written within an interval, the
+ * missing: a serving row the ingest's lookups missed (on a replicated cluster, a lookup that left
+ * out a replica that was down) is written within an interval, the
  * developer's write count raised after it so that no cached answer outlives it; a miss among facts
  * that arrived late, within the lateness window's turn of older days (reconciledDays). Then it
  * counts the last days' views outside the assumptions only both facts tell. Every instance runs it
