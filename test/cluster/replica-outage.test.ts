@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
 import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
+import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
+import { dayOf } from '../../src/domain/serving-links.js'
+import { dimPath, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
 import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
 import { ident, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
 import { sessionEndedHandler } from '../../src/application/handlers/session-ended.handler.js'
@@ -11,7 +18,9 @@ import { FAST_CONFIG, Harness, waitUntil } from '../support/harness.js'
 // A replica of the local cluster stops while the real ConsumerEngine ingests through replica 1's
 // Distributed tables. Replica 2 down: ingest goes on, and when it returns it fetches every part
 // it missed. Replica 1 down (the one the store talks to): the batch is retried until it is back.
-// Either way nothing is lost, and both replicas end with every event exactly once.
+// Either way nothing is lost, and both replicas end with every event exactly once. Reads, which
+// ask every replica, leave a stopped one out and answer; the day records wait for both (a sum of
+// counts missing a replica's could equal an older stamp).
 const DATABASE = 'i11_cluster_outage'
 const sessions = sessionEndedHandler()
 const session = clusterSession(DATABASE, 1)
@@ -19,6 +28,7 @@ const local: Record<Replica, ClickHouseSession> = { 1: replicaSession(DATABASE, 
 
 const factIdsOn = async (n: Replica): Promise<string[]> =>
   (await local[n].select<{ FactId: string }>(sql`SELECT FactId FROM ${ident(DATABASE)}.session_facts_local FINAL`)).map((r) => r.FactId)
+const DAY_MS = 86_400_000
 const batch = (n: number) => Array.from({ length: n }, () => binaryRecord(sessions.topic, sessionEndedPayload()))
 
 describe('a replica stopped mid-ingest', () => {
@@ -73,5 +83,22 @@ describe('a replica stopped mid-ingest', () => {
       expect(ids.length, `replica ${n}`).toBe(expected.size)
       expect(new Set(ids), `replica ${n}`).toEqual(expected)
     }
+  })
+
+  it('reads through the replica that is up answer what it holds; day records are not used until every replica answers', async () => {
+    const serving = new ServingFactStore(new ClickHouseFactStore(session), new ClickHouseServingIndex(session))
+    const records = new ClickHouseDayRecords(session)
+    const read = new DayRecordsReadModel(new ClickHouseReadModel(session), records)
+    const now = Date.now()
+    const days = { from: Math.floor(now / DAY_MS) * DAY_MS - DAY_MS, to: Math.floor(now / DAY_MS) * DAY_MS + DAY_MS }
+    const path = dimPath()
+    const s = id()
+    stop(2)
+    await serving.append([sessionFact({ sessionId: s, at: now - 60_000 }), viewFact(path, s, now - 60_000)], now)
+    expect((await records.dayWrites(path.developerId, dayOf(now), dayOf(now))).counted, 'replica 2 left out').toBe(false)
+    expect((await read.sessionMetrics(path.developerId, days)).sessions.sessions).toBe(1)
+    start(2)
+    expect((await records.dayWrites(path.developerId, dayOf(now), dayOf(now))).counted, 'both answer').toBe(true)
+    expect((await read.sessionMetrics(path.developerId, days)).sessions.sessions).toBe(1)
   })
 })
