@@ -7,10 +7,10 @@ const INTEGRATION_WORKERS = Number(process.env.INTEGRATION_WORKERS ?? 4)
 // Unit: no infrastructure at all. Integration: real ClickHouse server, embedded ClickHouse and a
 // real Kafka broker, started by the global setups below; a suite never skips itself; its files run
 // INTEGRATION_WORKERS at once, the long ones started first (LongFilesFirstSequencer). Cluster: a
-// local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), one file at
-// a time (one stops a replica, one stops its fetches), run after the others (groupOrder: vitest
-// runs projects of one group with one worker count). After the run, the ten slowest files
-// (SlowestFilesReporter).
+// local two-replica ClickHouse cluster with ZooKeeper (scripts/clickhouse-cluster.sh), one file
+// (its cases one after another: one stops a replica, one stops its fetches) run beside the
+// integration files (one group: vitest runs a group's projects with one worker count). After the
+// run, the ten slowest files (SlowestFilesReporter).
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
@@ -35,8 +35,8 @@ export default defineConfig({
           globalSetup: ['test/integration/setup/clickhouse.global.ts', 'test/integration/setup/clickhouse-cluster.global.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          maxWorkers: INTEGRATION_WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

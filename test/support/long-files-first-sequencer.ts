@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 export const LONG_TEST_FILES = [
   'test/integration/soak/soak.test.ts',
   'test/integration/kafka/memory-budget-backlog.test.ts',
+  'test/cluster/cluster.test.ts',
   'test/integration/clickhouse/serving.property.test.ts',
   'test/integration/clickhouse/day-records.property.test.ts',
   'test/integration/clickhouse/serving-embedded.property.test.ts',
@@ -16,7 +17,6 @@ export const LONG_TEST_FILES = [
   'test/integration/kafka/dlq-replay.test.ts',
   'test/integration/kafka/e2e-crash.test.ts',
   'test/integration/ops/service-http.test.ts',
-  'test/cluster/cluster.contract.test.ts',
 ] as const
 
 const rank = (spec: TestSpecification): number => {
@@ -24,13 +24,13 @@ const rank = (spec: TestSpecification): number => {
   return i === -1 ? LONG_TEST_FILES.length : i
 }
 
-/** vitest's order (group, project, then failed and slow first), with the long files in front of the rest of their project. */
+const groupOf = (spec: TestSpecification): number => spec.project.config.sequence.groupOrder ?? 0
+
+/** vitest's order (group, project, then failed and slow first), with the long files in front of the rest of their group (the integration and cluster projects are one). */
 export default class LongFilesFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
-    // vitest's order keeps each project's files together: move the long ones to the front of their block.
-    const block = (s: TestSpecification) => sorted.findIndex((o) => o.project === s.project)
     const position = new Map(sorted.map((s, i) => [s, i]))
-    return [...sorted].sort((a, b) => block(a) - block(b) || rank(a) - rank(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0))
+    return [...sorted].sort((a, b) => groupOf(a) - groupOf(b) || rank(a) - rank(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0))
   }
 }

@@ -1,23 +1,23 @@
-import { DEFAULT_SERVING_LATENESS_DAYS } from '../../src/domain/serving-window.js'
+import { DEFAULT_SERVING_LATENESS_DAYS } from '../../../src/domain/serving-window.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
-import { ClickHouseFactStore } from '../../src/adapters/clickhouse/clickhouse-fact-store.js'
-import { ClickHouseLinkPartitions } from '../../src/adapters/clickhouse/clickhouse-link-partitions.js'
-import { ClickHouseReadModel } from '../../src/adapters/clickhouse/clickhouse-read-model.js'
-import { ClickHouseServingGaps } from '../../src/adapters/clickhouse/clickhouse-serving-gaps.js'
-import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import type { ClickHouseSession } from '../../src/adapters/clickhouse/clickhouse-session.js'
-import { name, sql } from '../../src/adapters/clickhouse/sql-fragment.js'
-import { silentLogger } from '../../src/adapters/observability/silent-logger.js'
-import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
-import { ServingFactStore } from '../../src/application/serving/serving-fact-store.js'
-import { ServingReconciliation } from '../../src/application/serving/serving-reconciliation.js'
-import { LinkRetention } from '../../src/application/serving/link-retention.js'
-import type { FactRow } from '../../src/domain/fact-row.js'
-import type { Guid } from '../../src/domain/guid.js'
-import { dimPath, id, sessionFact, viewFact } from '../../src/testing/contracts/fact-rows.mother.js'
-import { resetDatabase } from '../support/clickhouse.js'
-import { clusterSession, replicaSession, syncReplica, type Replica } from '../support/clickhouse-cluster.js'
+import { ClickHouseDayRecords } from '../../../src/adapters/clickhouse/clickhouse-day-records.js'
+import { ClickHouseFactStore } from '../../../src/adapters/clickhouse/clickhouse-fact-store.js'
+import { ClickHouseLinkPartitions } from '../../../src/adapters/clickhouse/clickhouse-link-partitions.js'
+import { ClickHouseReadModel } from '../../../src/adapters/clickhouse/clickhouse-read-model.js'
+import { ClickHouseServingGaps } from '../../../src/adapters/clickhouse/clickhouse-serving-gaps.js'
+import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickhouse-session.js'
+import { name, sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
+import { silentLogger } from '../../../src/adapters/observability/silent-logger.js'
+import { DayRecordsReadModel } from '../../../src/application/read/day-records-read-model.js'
+import { ServingFactStore } from '../../../src/application/serving/serving-fact-store.js'
+import { ServingReconciliation } from '../../../src/application/serving/serving-reconciliation.js'
+import { LinkRetention } from '../../../src/application/serving/link-retention.js'
+import type { FactRow } from '../../../src/domain/fact-row.js'
+import type { Guid } from '../../../src/domain/guid.js'
+import { dimPath, id, sessionFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
+import { resetDatabase } from '../../support/clickhouse.js'
+import { clusterSession, replicaSession, syncReplica, type Replica } from '../../support/clickhouse-cluster.js'
 
 // Spec §8 on a replicated cluster (issues 44.1, 63): two instances write through different replicas
 // of the local cluster while neither replica fetches the other's parts (SYSTEM STOP FETCHES): a
@@ -57,15 +57,15 @@ const answers = async (developerId: Guid) => {
 }
 const ONE_SESSION_ONE_VIEW = { 'replica 1, serving rows': 11, 'replica 1, day records': 11, 'replica 2, serving rows': 11, 'replica 2, day records': 11 }
 
-beforeAll(async () => {
-  await resetDatabase(through[1])
-})
-afterAll(async () => {
-  await fetches(true).catch(() => undefined)
-  await Promise.all([...Object.values(through), ...Object.values(local)].map((s) => s.close()))
-})
-
 describe('the serving step on a replicated cluster', () => {
+  beforeAll(async () => {
+    await resetDatabase(through[1])
+  })
+  afterAll(async () => {
+    await fetches(true).catch(() => undefined)
+    await Promise.all([...Object.values(through), ...Object.values(local)].map((s) => s.close()))
+  })
+
   it('sessions and views written through different replicas that do not fetch: in every answer through either replica once both returned', async () => {
     await fetches(false)
     const developers: Guid[] = []

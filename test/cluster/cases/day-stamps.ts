@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ClickHouseDayRecords } from '../../src/adapters/clickhouse/clickhouse-day-records.js'
-import { ClickHouseServingIndex } from '../../src/adapters/clickhouse/clickhouse-serving-index.js'
-import type { DeveloperWrite } from '../../src/domain/developer-writes.js'
-import { id } from '../../src/testing/contracts/fact-rows.mother.js'
-import { sql } from '../../src/adapters/clickhouse/sql-fragment.js'
-import { resetDatabase } from '../support/clickhouse.js'
-import { CLUSTER, clusterSession, syncReplica } from '../support/clickhouse-cluster.js'
+import { ClickHouseDayRecords } from '../../../src/adapters/clickhouse/clickhouse-day-records.js'
+import { ClickHouseServingIndex } from '../../../src/adapters/clickhouse/clickhouse-serving-index.js'
+import type { DeveloperWrite } from '../../../src/domain/developer-writes.js'
+import { id } from '../../../src/testing/contracts/fact-rows.mother.js'
+import { sql } from '../../../src/adapters/clickhouse/sql-fragment.js'
+import { resetDatabase } from '../../support/clickhouse.js'
+import { CLUSTER, clusterSession, syncReplica } from '../../support/clickhouse-cluster.js'
 
 // Issue 63.1-2, what stamps the day records on a cluster: the write counts are a Replicated table,
 // which by default drops a block equal to one of its last 100 (insert_deduplicate): a second
@@ -16,14 +16,14 @@ const DATABASE = 'i63_day_stamps'
 const session = clusterSession(DATABASE, 1)
 const DAY = Math.floor(Date.now() / 86_400_000)
 
-beforeAll(async () => {
-  await resetDatabase(session)
-})
-afterAll(async () => {
-  await session.close()
-})
-
 describe('write counts on a replicated cluster', () => {
+  beforeAll(async () => {
+    await resetDatabase(session)
+  })
+  afterAll(async () => {
+    await session.close()
+  })
+
   it('two equal count inserts are two writes, through either replica', async () => {
     const developer = id()
     const write: DeveloperWrite[] = [{ keyDeveloperId: developer, source: 'views', day: DAY, rows: 1 }]
