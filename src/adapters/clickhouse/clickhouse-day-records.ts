@@ -78,7 +78,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
         GROUP BY Source, D`, READ_SETTINGS),
       this.select<{ partition: string; token: string }>(removals.partitions),
       // serving rows the backfill wrote raised no count, nor did those of an instance with the counts off (a build before them, recording itself every minute);
-      // a replica left out (down) takes its counts from the sums: they could then equal an older stamp
+      // a replica left out (down) takes its counts out of the sums, which could then equal an older stamp: records wait until every replica answers
       this.select<{ other: string; now: number; off: number; answered: number }>(sql`
         SELECT concat(${removals.other}, '/', toString(max(DoneAt))) AS other, toUInt32(now()) AS now, toUInt32(maxIf(DoneAt, Step = ${name(SESSION_DAYS_OFF)})) AS off,
                (SELECT toUInt32(count()) FROM ${tables.system('one')}) AS answered

@@ -15,7 +15,7 @@ interface Handle {
   readonly dialect: Dialect
   /** Every insert's settings: the pinned ones for this server's version, and the cluster's. */
   readonly insertSettings: ClickHouseSettings
-  /** On a cluster: `host:port` (native protocol) of every replica of every shard, from system.clusters. */
+  /** On a cluster: `host:port` (native protocol) of every replica of every shard, from system.clusters at connect. */
   readonly replicas?: readonly string[]
 }
 
