@@ -6,7 +6,7 @@ import { dayOf, dayText, type DayNumber, type SessionLink } from '../../domain/s
 import { removalsByPartition } from './clickhouse-data-versions.js'
 import { SESSION_DAYS_OFF } from './serving-completeness.js'
 import type { ClickHouseSession, ReadTables } from './clickhouse-session.js'
-import { date, int, name, sql, uuid, uuidSet, type SqlFragment } from './sql-fragment.js'
+import { date, int, name, sql, uuid, uuidSet, wholeLiteral, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
 /** One developer's rows in a few granules: one thread is plenty. */
@@ -105,10 +105,12 @@ export class ClickHouseDayRecords implements DayRecordStore {
     return rows.map(recordOf)
   }
 
-  async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
+  async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber, maxViews: number): Promise<DayRecordInputs | undefined> {
     // the run's views and the day before's (a session begun then has its earlier views there), and the run's sessions' rows
     const tables = await this.session.readTables()
-    const [near, facts] = await Promise.all([this.winners(tables, developerId, first - 1, last), this.sessionRows(tables, developerId, first, last)])
+    const near = await this.winners(tables, developerId, first - 1, last, undefined, maxViews + 1)
+    if (near.length > maxViews) return undefined
+    const facts = await this.sessionRows(tables, developerId, first, last)
     // the earlier views of the sessions begun before that, from the first day of their spans
     const spanFirst = new Map<Guid, DayNumber>()
     for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
@@ -124,7 +126,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
    * merged-views.sql.ts) is the developer's and on [from, to], of the given sessions only if any:
    * a view's rows lie within a day of one another, so its rows of [from − 1, to + 1] are all it has.
    */
-  private async winners(tables: ReadTables, developerId: Guid, from: DayNumber, to: DayNumber, sessionIds?: readonly Guid[]): Promise<DeveloperView[]> {
+  private async winners(tables: ReadTables, developerId: Guid, from: DayNumber, to: DayNumber, sessionIds?: readonly Guid[], limit?: number): Promise<DeveloperView[]> {
     const dev = uuid(developerId)
     const rows = sql`${tables.table('developer_view_facts')} PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(from - 1)} AND EventTime < ${dayStart(to + 2)}`
     const ofSessions = sessionIds ? sql`WHERE PropertyObjectViewId IN (SELECT PropertyObjectViewId FROM ${rows} WHERE SessionId IN ${uuidSet(sessionIds)})` : sql``
@@ -135,7 +137,8 @@ export class ClickHouseDayRecords implements DayRecordStore {
         FROM ${rows} ${ofSessions}
         ORDER BY PropertyObjectViewId, IsClosed DESC, IngestionTime DESC, FactId DESC, DeveloperId DESC
         LIMIT 1 BY PropertyObjectViewId)
-      WHERE DeveloperId = ${dev} AND EventTime >= ${dayStart(from)} AND EventTime < ${dayStart(to + 1)}`, sessionIds ? FACT_SETTINGS : READ_SETTINGS)
+      WHERE DeveloperId = ${dev} AND EventTime >= ${dayStart(from)} AND EventTime < ${dayStart(to + 1)}
+      ${limit === undefined ? sql`` : sql`LIMIT ${wholeLiteral(limit)}`}`, sessionIds ? FACT_SETTINGS : READ_SETTINGS)
     return found.map((v) => ({ sessionId: v.SessionId, day: Number(v.D), isClosed: Number(v.IsClosed) === 1, durationSeconds: Number(v.DurationSeconds) }))
   }
 

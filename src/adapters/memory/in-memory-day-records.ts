@@ -35,11 +35,12 @@ export class InMemoryDayRecords implements DayRecordStore {
     return found
   }
 
-  async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs> {
+  async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber, maxViews: number): Promise<DayRecordInputs | undefined> {
     const rows = this.tables.serving.views.filter((r) => r.keyDeveloperId === developerId)
     const views = developerViews(developerId, rows)
       .map((v) => ({ sessionId: v.sessionId, day: dayOf(v.eventTime), isClosed: v.isClosed, durationSeconds: v.durationSeconds }))
       .filter((v) => v.day >= first - RECORD_LOOKBACK_DAYS && v.day <= last)
+    if (views.filter((v) => v.day >= first - 1).length > maxViews) return undefined
     const facts = this.tables.serving.sessions.filter((r) => r.keyDeveloperId === developerId)
     return { views, facts }
   }

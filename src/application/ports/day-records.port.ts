@@ -29,9 +29,10 @@ export interface DayRecordStore {
    * latest (by IngestionTime, then FactId) with the earliest EventTime (StartedAt) of its rows; and
    * the developer's earlier views of those sessions from the first day of their spans (the day of
    * their earliest StartedAt − 1 h), at most RECORD_LOOKBACK_DAYS before `first`. More views and
-   * rows than that change nothing.
+   * rows than that change nothing. Undefined when the developer's views of [first − 1, last] are
+   * more than `maxViews`: a computation reads them into the process.
    */
-  recordInputs(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecordInputs>
+  recordInputs(developerId: Guid, first: DayNumber, last: DayNumber, maxViews: number): Promise<DayRecordInputs | undefined>
   /** Appends records; a day's reads see the one of the highest stamp. */
   storeRecords(developerId: Guid, records: readonly StoredDayRecord[]): Promise<void>
 }

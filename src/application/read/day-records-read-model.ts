@@ -1,4 +1,4 @@
-import { dayRecords, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord } from '../../domain/day-records.js'
+import { dayRecords, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord, type DayStamp } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
@@ -13,6 +13,20 @@ const MAX_STORES = 4
 /** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
 const RUN_DAYS = 31
 
+/** What a process computes at once (the class comment). */
+export interface ComputeLimits {
+  /**
+   * Views a computation reads into the process: a run holding more is computed in halves, a day
+   * holding more is read from the serving rows (the store aggregates it). One day of a developer
+   * with ~200,000 sessions took a 160 MB heap to its limit (docs/soak.md).
+   */
+  readonly maxRunViews: number
+  /** Computations out at once; a read finding them all busy is answered from the serving rows. */
+  readonly maxComputing: number
+}
+
+export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { maxRunViews: 50_000, maxComputing: 2 }
+
 /**
  * Session metrics of whole UTC days (the read API's periods) from developer-day records
  * (domain/day-records.ts): the period's stored records whose stamps equal the days' write counts
@@ -23,10 +37,13 @@ const RUN_DAYS = 31
  * is stored after it answered, a few stores at a time: a store that fails or finds no room costs
  * a later read the computation again, never this one its answer. While the store says rows may be written
  * without counts (an older instance still running), the serving rows answer. Any other period, and
- * the funnel and names, are read by `inner` (the serving rows).
+ * the funnel and names, are read by `inner` (the serving rows). A computation reads at most
+ * `maxRunViews` views into the process and at most `maxComputing` run at once: past either, the
+ * read is answered by `inner` too (memory bounded whatever a developer's days hold).
  */
 export class DayRecordsReadModel implements ReadModel {
   private storing = 0
+  private computing = 0
 
   /** Present where the inner model's is. */
   readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
@@ -36,6 +53,7 @@ export class DayRecordsReadModel implements ReadModel {
     private readonly store: DayRecordStore,
     /** A computed record that could not be stored (the read answered all the same). */
     private readonly notStored: (error: unknown) => void = () => undefined,
+    private readonly limits: ComputeLimits = DEFAULT_COMPUTE_LIMITS,
   ) {
     this.funnelCountsOfDevelopers = inner.funnelCountsOfDevelopers?.bind(inner)
   }
@@ -71,15 +89,36 @@ export class DayRecordsReadModel implements ReadModel {
       if (kept && sameStamp(kept.stamp, stampOf(writes, day, kept.windowFirst))) records.push(kept)
       else stale.add(day)
     }
+    if (stale.size === 0) return records
+    if (this.computing >= this.limits.maxComputing) return undefined
+    this.computing++
+    try {
+      const fresh = await this.computed(developerId, stale, (day) => stampOf(writes, day.day, day.windowFirst))
+      if (fresh === undefined) return undefined
+      if (fresh.length > 0) this.storeAfterAnswer(developerId, fresh)
+      return [...records, ...fresh]
+    } finally {
+      this.computing--
+    }
+  }
+
+  /** The stale days' records, runs too heavy for maxRunViews halved; undefined when one day is. */
+  private async computed(developerId: Guid, stale: ReadonlySet<DayNumber>, stamp: (r: DayRecord) => DayStamp): Promise<StoredDayRecord[] | undefined> {
     const fresh: StoredDayRecord[] = []
-    for (const run of runsOf(stale)) {
-      const { views, facts } = await this.store.recordInputs(developerId, run.first, run.last)
-      for (const r of dayRecords(views, facts, run.first, run.last)) {
-        if (stale.has(r.day)) fresh.push({ ...r, stamp: stampOf(writes, r.day, r.windowFirst) })
+    const runs = runsOf(stale)
+    for (let run = runs.shift(); run; run = runs.shift()) {
+      const inputs = await this.store.recordInputs(developerId, run.first, run.last, this.limits.maxRunViews)
+      if (!inputs) {
+        if (run.first === run.last) return undefined
+        const middle = Math.floor((run.first + run.last) / 2)
+        runs.unshift({ first: run.first, last: middle }, { first: middle + 1, last: run.last })
+        continue
+      }
+      for (const r of dayRecords(inputs.views, inputs.facts, run.first, run.last)) {
+        if (stale.has(r.day)) fresh.push({ ...r, stamp: stamp(r) })
       }
     }
-    if (fresh.length > 0) this.storeAfterAnswer(developerId, fresh)
-    return [...records, ...fresh]
+    return fresh
   }
 
   private storeAfterAnswer(developerId: Guid, records: StoredDayRecord[]): void {

@@ -87,6 +87,14 @@ describe.each(Object.entries(stores))('day record stamps on %s', (_, session) =>
     expect((await versions.developerVersions([developer.developerId])).get(developer.developerId)?.get('views')).not.toEqual(before.get(developer.developerId)?.get('views'))
   })
 
+  it('reads at most maxViews views into the process: a run holding more answers undefined (issue 66)', async () => {
+    const developer = dimPath()
+    for (let i = 0; i < 3; i++) await visit(session, developer, NOV_20 + i * 60_000)
+    const day = dayOf(NOV_20)
+    expect(await records.recordInputs(developer.developerId, day, day, 2)).toBeUndefined()
+    expect((await records.recordInputs(developer.developerId, day, day, 3))?.views).toHaveLength(3)
+  })
+
   it('keeps the record stored last, whatever its stamp (defect 3)', async () => {
     const developer = dimPath()
     await visit(session, developer, NOV_20)

@@ -176,4 +176,51 @@ describe('DayRecordsReadModel', () => {
     expect(await serving.sessionMetrics(developer, the22nd)).toMatchObject({ sessions: { sessions: 1, totalDurationSeconds: 300 } })
     expect(await reads.sessionMetrics(developer, the22nd)).toEqual(await serving.sessionMetrics(developer, the22nd))
   })
+
+  it('computes a run too heavy for one computation in halves, and reads a day too heavy from the serving rows (issue 66: a heap at its limit)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    for (let d = 0; d < 6; d++) await visit(facts, developer, NOV_20 + d * DAY + 3_600_000)
+    const asked: number[] = []
+    // a store that holds "too many" views in any run longer than a day
+    const oneDayAtATime: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: async (developerId, first, last, maxViews) => (asked.push(last - first + 1), last > first ? undefined : records.recordInputs(developerId, first, last, maxViews)),
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    expect(await new DayRecordsReadModel(serving, oneDayAtATime).sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
+    expect(Math.max(...asked)).toBe(30)
+    expect(asked.filter((n) => n === 1)).toHaveLength(30)
+    const tooHeavy: DayRecordStore = { ...oneDayAtATime, recordInputs: async () => undefined, storeRecords: async () => { throw new Error('nothing computed, nothing stored') } }
+    const other = id()
+    await visit(facts, other, NOV_20 + 3_600_000)
+    expect(await new DayRecordsReadModel(serving, tooHeavy).sessionMetrics(other, NOVEMBER)).toEqual(await serving.sessionMetrics(other, NOVEMBER))
+  })
+
+  it('answers from the serving rows while two computations are out (issue 66)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developers = [id(), id(), id()]
+    for (const d of developers) await visit(facts, d, NOV_20 + 3_600_000)
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    const holding: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: async (...a) => (await held, records.recordInputs(...a)),
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    let innerReads = 0
+    const counting = Object.assign(Object.create(serving) as InMemoryReadModel, {
+      sessionMetrics: (...a: Parameters<InMemoryReadModel['sessionMetrics']>) => (innerReads++, serving.sessionMetrics(...a)),
+    })
+    const reads = new DayRecordsReadModel(counting, holding)
+    const [a, b] = [reads.sessionMetrics(developers[0] as Guid, NOVEMBER), reads.sessionMetrics(developers[1] as Guid, NOVEMBER)]
+    await new Promise((r) => setTimeout(r, 5))
+    expect((await reads.sessionMetrics(developers[2] as Guid, NOVEMBER)).sessions.sessions).toBe(1)
+    expect(innerReads).toBe(1)
+    release()
+    expect([(await a).sessions.sessions, (await b).sessions.sessions]).toEqual([1, 1])
+    expect(innerReads).toBe(1)
+  })
 })
