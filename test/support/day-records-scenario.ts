@@ -9,7 +9,7 @@ import type { DayRecordStore } from '../../src/application/ports/day-records.por
 import type { FactStore } from '../../src/application/ports/fact-store.port.js'
 import type { ReadModel } from '../../src/application/ports/read-model.port.js'
 import type { ServingIndex } from '../../src/application/ports/serving-index.port.js'
-import { DEFAULT_COMPUTE_LIMITS, DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
+import { DayRecordsReadModel } from '../../src/application/read/day-records-read-model.js'
 import { CachedReadModel } from '../../src/adapters/cache/cached-read-model.js'
 import { ClickHouseDataVersions } from '../../src/adapters/clickhouse/clickhouse-data-versions.js'
 import type { DataVersionReader } from '../../src/application/ports/data-version.port.js'
@@ -157,8 +157,7 @@ export interface DayRecordsStore {
 
 /** The day records behind the read cache, as the composition root stacks them. */
 const cachedRecords = (records: DayRecordStore, versions: DataVersionReader): ReadModel =>
-  // every whole-day read from the records (the inner model refuses): no computation turned away for being one too many
-  new CachedReadModel(new DayRecordsReadModel(refusing, records, undefined, { ...DEFAULT_COMPUTE_LIMITS, maxComputing: Number.POSITIVE_INFINITY }), versions, { now: () => Date.now() }, { maxEntries: 1000, maxStaleMs: 0 })
+  new CachedReadModel(new DayRecordsReadModel(refusing, records), versions, { now: () => Date.now() }, { maxEntries: 1000, maxStaleMs: 0 })
 
 export const dayRecordsProperty = async (store: () => DayRecordsStore, numRuns: number): Promise<void> => {
   await fc.assert(

@@ -21,7 +21,7 @@ export interface ComputeLimits {
    * with ~200,000 sessions took a 160 MB heap to its limit (docs/soak.md).
    */
   readonly maxRunViews: number
-  /** Computations out at once; a read finding them all busy is answered from the serving rows. */
+  /** Computations out at once per process; a read finding them all busy waits for one to end. */
   readonly maxComputing: number
 }
 
@@ -38,12 +38,14 @@ export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { maxRunViews: 50_000, maxC
  * a later read the computation again, never this one its answer. While the store says rows may be written
  * without counts (an older instance still running), the serving rows answer. Any other period, and
  * the funnel and names, are read by `inner` (the serving rows). A computation reads at most
- * `maxRunViews` views into the process and at most `maxComputing` run at once: past either, the
- * read is answered by `inner` too (memory bounded whatever a developer's days hold).
+ * `maxRunViews` views into the process (a day holding more is answered by `inner`), and at most
+ * `maxComputing` run at once (a read waits for its turn): memory is bounded whatever a developer's
+ * days hold.
  */
 export class DayRecordsReadModel implements ReadModel {
   private storing = 0
   private computing = 0
+  private readonly waitingToCompute: (() => void)[] = []
 
   /** Present where the inner model's is. */
   readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
@@ -90,16 +92,27 @@ export class DayRecordsReadModel implements ReadModel {
       else stale.add(day)
     }
     if (stale.size === 0) return records
-    if (this.computing >= this.limits.maxComputing) return undefined
-    this.computing++
+    await this.computeSlot()
     try {
       const fresh = await this.computed(developerId, stale, (day) => stampOf(writes, day.day, day.windowFirst))
       if (fresh === undefined) return undefined
       if (fresh.length > 0) this.storeAfterAnswer(developerId, fresh)
       return [...records, ...fresh]
     } finally {
-      this.computing--
+      this.freeComputeSlot()
     }
+  }
+
+  private async computeSlot(): Promise<void> {
+    if (this.computing < this.limits.maxComputing) this.computing++
+    else await new Promise<void>((taken) => this.waitingToCompute.push(taken))
+  }
+
+  /** Hands the slot to the next read waiting for one, if any. */
+  private freeComputeSlot(): void {
+    const next = this.waitingToCompute.shift()
+    if (next) next()
+    else this.computing--
   }
 
   /** The stale days' records, runs too heavy for maxRunViews halved; undefined when one day is. */
