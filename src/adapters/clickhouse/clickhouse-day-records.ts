@@ -108,9 +108,12 @@ export class ClickHouseDayRecords implements DayRecordStore {
   async recordInputs(developerId: Guid, first: DayNumber, last: DayNumber, maxViews: number): Promise<DayRecordInputs | undefined> {
     // the run's views and the day before's (a session begun then has its earlier views there), and the run's sessions' rows
     const tables = await this.session.readTables()
-    const near = await this.winners(tables, developerId, first - 1, last, undefined, maxViews + 1)
-    if (near.length > maxViews) return undefined
-    const facts = await this.sessionRows(tables, developerId, first, last)
+    // both bounded: a run whose views or sessions are more than maxViews is too heavy to compute here
+    const [near, facts] = await Promise.all([
+      this.winners(tables, developerId, first - 1, last, undefined, maxViews + 1),
+      this.sessionRows(tables, developerId, first, last, maxViews + 1),
+    ])
+    if (near.length > maxViews || facts.length > maxViews) return undefined
     // the earlier views of the sessions begun before that, from the first day of their spans
     const spanFirst = new Map<Guid, DayNumber>()
     for (const f of facts) spanFirst.set(f.sessionId, Math.min(spanFirst.get(f.sessionId) ?? Infinity, dayOf(f.eventTime - HOUR_MS)))
@@ -146,7 +149,7 @@ export class ClickHouseDayRecords implements DayRecordStore {
    * Each session named by the developer's rows on [first, last]: its latest row under the
    * developer's key (by IngestionTime, then FactId), with the earliest EventTime (StartedAt) of its rows.
    */
-  private async sessionRows(tables: ReadTables, developerId: Guid, first: DayNumber, last: DayNumber): Promise<SessionLink[]> {
+  private async sessionRows(tables: ReadTables, developerId: Guid, first: DayNumber, last: DayNumber, limit: number): Promise<SessionLink[]> {
     const dev = uuid(developerId)
     const found = await this.select<{ SessionId: Guid; s: [string, number, 'Guest' | 'User', number]; started: number }>(sql`
       SELECT SessionId, argMax(tuple(FactId, DurationSeconds, ViewerKind, toUInt32(IngestionTime)), tuple(IngestionTime, FactId)) AS s, toUInt32(min(EventTime)) AS started
@@ -154,7 +157,8 @@ export class ClickHouseDayRecords implements DayRecordStore {
       PREWHERE KeyDeveloperId = ${dev} AND SessionId IN (
         SELECT SessionId FROM ${tables.table('developer_view_facts')}
         PREWHERE KeyDeveloperId = ${dev} AND EventTime >= ${dayStart(first)} AND EventTime < ${dayStart(last + 1)})
-      GROUP BY SessionId`, FACT_SETTINGS)
+      GROUP BY SessionId
+      LIMIT ${wholeLiteral(limit)}`, FACT_SETTINGS)
     return found.map((f) => ({
       sessionId: f.SessionId, factId: f.s[0], durationSeconds: Number(f.s[1]), viewerKind: f.s[2], eventTime: Number(f.started) * 1000, ingestionTime: Number(f.s[3]) * 1000,
     }))

@@ -15,8 +15,8 @@ interface Handle {
   readonly dialect: Dialect
   /** Every insert's settings: the pinned ones for this server's version, and the cluster's. */
   readonly insertSettings: ClickHouseSettings
-  /** On a cluster: `host:port` (native protocol) of every replica of every shard, from system.clusters at connect. */
-  readonly replicas?: readonly string[]
+  /** How reads name their tables, made once at connect (on a cluster from system.clusters). */
+  readonly tables: ReadTables
 }
 
 const COMMON_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 1 }
@@ -97,12 +97,7 @@ export class ClickHouseSession {
   }
 
   async readTables(): Promise<ReadTables> {
-    const { replicas } = await this.open()
-    if (!replicas) return oneServerTables(this.database)
-    const user = this.options.credentials
-    const as = user ? sql`, ${textLiteral(user.user)}, ${textLiteral(user.password)}` : sql``
-    const remote = (database: string, table: string) => sql`remote(${textLiteral(replicas.join(','))}, ${ident(database)}, ${ident(table)}${as})`
-    return { table: (t) => remote(this.database, `${t}_local`), system: (t) => remote('system', t), replicas: replicas.length }
+    return (await this.open()).tables
   }
 
   /** `signal` ends the request on the client's side too (a server that never answers). */
@@ -202,8 +197,10 @@ export class ClickHouseSession {
       const rows = await guard(async () => (await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>())
       const version = rows[0]?.v ?? ''
       const insertSettings = { ...pinnedInsertSettings(version), ...(this.options.cluster ? CLUSTER_SETTINGS : {}) }
-      const replicas = this.options.cluster ? await replicasOf(client, this.options.cluster) : undefined
-      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(version), insertSettings, ...(replicas ? { replicas } : {}) }
+      const tables = this.options.cluster
+        ? everyReplicaTables(this.database, await replicasOf(client, this.options.cluster), this.options.credentials)
+        : oneServerTables(this.database)
+      const handle: Handle = { client, dialect: this.options.dialect ?? dialectFor(version), insertSettings, tables }
       // `onOpen` sees the session already connected, so its calls do not re-enter `open`.
       if (this.options.onOpen) await this.options.onOpen(new ClickHouseSession(this.connect, { ...this.options, onOpen: undefined }, Promise.resolve(handle)))
       return handle
@@ -220,6 +217,13 @@ export const oneServerTables = (database: string): ReadTables => ({
   system: (t) => sql`system.${ident(t)}`,
   replicas: 1,
 })
+
+/** ReadTables of a cluster: `remote()` over every replica of every shard, as the session's user. */
+const everyReplicaTables = (database: string, replicas: readonly string[], user?: SessionOptions['credentials']): ReadTables => {
+  const as = user ? sql`, ${textLiteral(user.user)}, ${textLiteral(user.password)}` : sql``
+  const remote = (db: string, table: string) => sql`remote(${textLiteral(replicas.join(','))}, ${ident(db)}, ${ident(table)}${as})`
+  return { table: (t) => remote(database, `${t}_local`), system: (t) => remote('system', t), replicas: replicas.length }
+}
 
 /** Every replica of every shard of the cluster, as remote() takes them. */
 const replicasOf = async (client: ClickHouseClient, cluster: string): Promise<string[]> => {
