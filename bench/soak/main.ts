@@ -17,7 +17,7 @@ import { Instance, logFileOf, startUntilConsuming } from './instance.js'
 import { clientOf, parseSoakOptions } from './options.js'
 import { SoakProducer } from './producer.js'
 import { ProxyWatch } from './proxy-watch.js'
-import { quietUnavailable, readsByFault } from './read-stats.js'
+import { quietReads, readsByFault } from './read-stats.js'
 import { ReadTruth } from './read-truth.js'
 import { SoakReader } from './reader.js'
 import { renderReport } from './report.js'
@@ -44,6 +44,12 @@ const CAUGHT_UP_SECONDS = 15
 const PROXY_RSS_LIMIT_MB = 2048
 /** Reads answered 503 while no fault is active, per instance, above this share fail the run. */
 const QUIET_503_MAX = 0.05
+/**
+ * p99 of the reads started while no fault is active, per instance, above this fails a run of at
+ * least QUIET_LATENCY_MIN_MINUTES (a shorter one is mostly its faults' catch-up, as for memory).
+ */
+const QUIET_P99_MAX_MS = 1000
+const QUIET_LATENCY_MIN_MINUTES = 10
 /**
  * The read load: calls per second over both routes, the developers asked for, the read time limit
  * the instances get (a route answers within it plus ANSWER_GRACE_MS), and the reader's patience
@@ -215,7 +221,14 @@ try {
     'poison reasons produced: every reason of docs/ingest-rules.md except store-rejected, which needs a table that differs from the migrations',
     `liveness: a fault episode has recovered when every group's source-topic lag is at most ${CAUGHT_UP_SECONDS} s of its own traffic; at the end the lag of every source and retry topic reached 0`,
   ]
-  const reads = { samples: reader.samples, rows: readsByFault(reader.samples, faults.spans), findings: reader.findings, quiet: quietUnavailable(reader.samples, faults.spans, QUIET_503_MAX), quietMax: QUIET_503_MAX }
+  const reads = {
+    samples: reader.samples,
+    rows: readsByFault(reader.samples, faults.spans),
+    findings: reader.findings,
+    quiet: quietReads(reader.samples, faults.spans, { max503Share: QUIET_503_MAX, maxP99Ms: QUIET_P99_MAX_MS, judgeLatency: options.minutes >= QUIET_LATENCY_MIN_MINUTES }),
+    quietMax: QUIET_503_MAX,
+    quietMaxP99Ms: QUIET_P99_MAX_MS,
+  }
   const harness = infra.hasWire ? infra.wire.events : []
   const proxy = proxyWatch ? { peakMb: Math.round(proxyWatch.peakMb), peakFiles: proxyWatch.peakFiles, limitMb: PROXY_RSS_LIMIT_MB, pass: proxyWatch.overMb === undefined } : undefined
   notes.unshift(...harness.map((h) => `harness event at ${Math.round(h.atMs / 1000)} s: ${h.what}`))
@@ -250,7 +263,9 @@ try {
   for (const m of memory) log(`${m.pass ? 'pass' : 'FAIL'} memory ${m.instance}: ${m.startMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB (${(m.growth * 100).toFixed(1)} %)${m.judged ? '' : ' not judged'}`)
   for (const e of faults.errors) log(`FAIL ${e}`)
   for (const r of reads.rows) log(`reads during ${r.during}: ${r.calls} calls, p50 ${r.p50Ms ?? '–'} ms, p99 ${r.p99Ms ?? '–'} ms, 200 ${(r.ok * 100).toFixed(1)} %, 503 ${(r.unavailable * 100).toFixed(1)} %`)
-  for (const q of reads.quiet) log(`${q.pass ? 'pass' : 'FAIL'} 503 while no fault is active, ${q.instance}: ${q.unavailable} of ${q.calls} (${(q.share * 100).toFixed(1)} %, limit ${QUIET_503_MAX * 100} %)`)
+  for (const q of reads.quiet) {
+    log(`${q.pass ? 'pass' : 'FAIL'} reads while no fault is active, ${q.instance}: 503 ${q.unavailable} of ${q.calls} (${(q.share * 100).toFixed(1)} %, limit ${QUIET_503_MAX * 100} %), p99 ${q.p99Ms ?? '–'} ms (limit ${QUIET_P99_MAX_MS} ms${q.latencyJudged ? '' : `, not judged under ${QUIET_LATENCY_MIN_MINUTES} minutes`})`)
+  }
   if (proxy) log(`${proxy.pass ? 'pass' : 'FAIL'} Toxiproxy peak RSS ${proxy.peakMb} MB (limit ${proxy.limitMb} MB); harness events ${harness.length}`)
   log(`${reads.findings.length === 0 ? 'pass' : 'FAIL'} reads: ${reads.findings.length} findings${reads.findings.length ? `: ${reads.findings.slice(0, 10).join('; ')}` : ''}`)
   if (pass) rmSync(ledgerFile) // an hour's ledger is gigabytes; a failing run keeps it to look into

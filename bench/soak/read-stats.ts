@@ -48,20 +48,31 @@ export const readsByFault = (samples: readonly ReadSample[], spans: readonly Fau
   ]
 }
 
-/** The 503 share of one instance's reads made while no fault was active, against the limit. */
-export interface QuietUnavailable {
+/** One instance's reads made while no fault was active, against the limits. */
+export interface QuietReads {
   readonly instance: string
   readonly calls: number
   readonly unavailable: number
   readonly share: number
+  readonly p99Ms: number | null
+  /** The latency limit applies (runs long enough to measure it: QuietLimits.judgeLatency). */
+  readonly latencyJudged: boolean
   readonly pass: boolean
 }
 
+export interface QuietLimits {
+  /** Above this share of 503 the read path refuses work on a healthy system. */
+  readonly max503Share: number
+  /** p99 above this fails the run where `judgeLatency`. */
+  readonly maxP99Ms: number
+  readonly judgeLatency: boolean
+}
+
 /**
- * Per instance slot: the share of its answered reads started with no fault active that were 503.
- * Above `maxShare` the read path refuses work on a healthy system: the run fails.
+ * Per instance slot: of its answered reads started with no fault active, the share that were 503
+ * and the p99 latency. Either past its limit fails the run.
  */
-export const quietUnavailable = (samples: readonly ReadSample[], spans: readonly FaultSpan[], maxShare: number): QuietUnavailable[] => {
+export const quietReads = (samples: readonly ReadSample[], spans: readonly FaultSpan[], limits: QuietLimits): QuietReads[] => {
   const bySlot = new Map<string, ReadSample[]>()
   for (const s of samples) {
     if (s.status === 'gone' || spans.some((f) => f.startMs <= s.atMs && s.atMs < f.endMs)) continue
@@ -70,7 +81,9 @@ export const quietUnavailable = (samples: readonly ReadSample[], spans: readonly
   return [...bySlot].sort(([a], [b]) => a.localeCompare(b)).map(([instance, ss]) => {
     const unavailable = ss.filter((s) => s.status === 503).length
     const share = unavailable / ss.length
-    return { instance, calls: ss.length, unavailable, share, pass: share <= maxShare }
+    const p99Ms = rank(ss.map((s) => s.ms).sort((a, b) => a - b), 0.99)
+    const fast = !limits.judgeLatency || (p99Ms ?? 0) <= limits.maxP99Ms
+    return { instance, calls: ss.length, unavailable, share, p99Ms, latencyJudged: limits.judgeLatency, pass: share <= limits.max503Share && fast }
   })
 }
 

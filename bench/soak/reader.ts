@@ -65,9 +65,10 @@ export class SoakReader {
     const developers = this.truth.developers.slice(0, this.settings.developers)
     if (ready.length === 0 || developers.length === 0) return
     const k = this.n++
+    // every instance gets both routes (k % 2 for the route would give two instances one route each)
     const instance = ready[k % ready.length] as Instance
-    const developer = developers[Math.floor(k / ready.length) % developers.length] as string
-    const route = ROUTES[k % ROUTES.length] as ReadRoute
+    const route = ROUTES[Math.floor(k / ready.length) % ROUTES.length] as ReadRoute
+    const developer = developers[Math.floor(k / (ready.length * ROUTES.length)) % developers.length] as string
     const now = Date.now()
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
     const url = `http://127.0.0.1:${instance.httpPort}/v1/${route}?from=${day(now - 3 * DAY_MS)}&to=${day(now + DAY_MS)}`

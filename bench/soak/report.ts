@@ -1,5 +1,5 @@
 import type { CheckRow } from './checker.js'
-import { kindOf, readLatencySeries, type QuietUnavailable, type ReadRow } from './read-stats.js'
+import { kindOf, readLatencySeries, type QuietReads, type ReadRow } from './read-stats.js'
 import type { ReadSample } from './reader.js'
 import type { Series } from './sampler.js'
 import type { FaultSpan, MemoryVerdict, Recovery } from './verdicts.js'
@@ -24,8 +24,9 @@ export interface ReportData {
     readonly rows: readonly ReadRow[]
     readonly findings: readonly string[]
     /** Per instance, the 503 share of reads made while no fault was active (issue 47.4). */
-    readonly quiet?: readonly QuietUnavailable[]
+    readonly quiet?: readonly QuietReads[]
     readonly quietMax?: number
+    readonly quietMaxP99Ms?: number
   }
   /** With wire faults: Toxiproxy's peak RSS and the limit that stops it. */
   readonly proxy?: { readonly peakMb: number; readonly limitMb: number; readonly pass: boolean }
@@ -121,9 +122,9 @@ const readTable = (rows: readonly ReadRow[]) => `<table><thead><tr><th>calls mad
 ${rows.map((r) => `<tr><td>${esc(r.during)}</td><td>${r.calls}</td><td>${ms(r.p50Ms)}</td><td>${ms(r.p99Ms)}</td><td>${pct(r.ok)}</td><td>${pct(r.unavailable)}</td></tr>`).join('\n')}
 </tbody></table>`
 
-const quietTable = (rows: readonly QuietUnavailable[], max: number) => `<h2>503 while no fault is active: at most ${pct(max)} per instance</h2>
-<table><thead><tr><th>instance</th><th>calls with no fault active</th><th>503</th><th>share</th><th></th></tr></thead><tbody>
-${rows.map((q) => `<tr><td>${esc(q.instance)}</td><td>${q.calls}</td><td>${q.unavailable}</td><td>${pct(q.share)}</td>${verdict(q.pass)}</tr>`).join('\n')}
+const quietTable = (rows: readonly QuietReads[], max: number, maxP99Ms: number) => `<h2>Reads while no fault is active: 503 at most ${pct(max)}, p99 at most ${fmt(maxP99Ms)} ms per instance</h2>
+<table><thead><tr><th>instance</th><th>calls with no fault active</th><th>503</th><th>share</th><th>p99</th><th></th></tr></thead><tbody>
+${rows.map((q) => `<tr><td>${esc(q.instance)}</td><td>${q.calls}</td><td>${q.unavailable}</td><td>${pct(q.share)}</td><td>${ms(q.p99Ms)}${q.latencyJudged ? '' : ' (not judged)'}</td>${verdict(q.pass)}</tr>`).join('\n')}
 </tbody></table>`
 
 const readSection = (reads: NonNullable<ReportData['reads']>, endS: number, faults: readonly FaultSpan[]) => {
@@ -131,7 +132,7 @@ const readSection = (reads: NonNullable<ReportData['reads']>, endS: number, faul
   return `<h2>Reads under faults: both read API routes, several developers, all the run</h2>
 <p>Every answer must be a 200 within the ledger's truth or a 503 with Retry-After. Findings: ${reads.findings.length === 0 ? '<span class="pass">none</span>' : `<span class="fail">${reads.findings.length}</span><br><small>${reads.findings.slice(0, 20).map(esc).join('<br>')}</small>`}</p>
 ${readTable(reads.rows)}
-${reads.quiet ? quietTable(reads.quiet, reads.quietMax ?? 0) : ''}
+${reads.quiet ? quietTable(reads.quiet, reads.quietMax ?? 0, reads.quietMaxP99Ms ?? 0) : ''}
 ${chart('Read API latency per 10 s', 'ms', series.t, [{ name: 'p50', values: series.p50 }, { name: 'p99', values: series.p99 }], faults)}`
 }
 

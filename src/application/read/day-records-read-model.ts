@@ -13,6 +13,9 @@ const MAX_STORES = 4
 /** Consecutive stale days are computed together, at most this many at a time (a run's views are read into the process). */
 const RUN_DAYS = 31
 
+/** Developer-days a process remembers as too heavy to compute (a day's views only grow until it is removed). */
+const MAX_HEAVY_DAYS = 10_000
+
 /** What a process computes at once (the class comment). */
 export interface ComputeLimits {
   /**
@@ -40,12 +43,15 @@ export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { maxRunViews: 50_000, maxC
  * the funnel and names, are read by `inner` (the serving rows). A computation reads at most
  * `maxRunViews` views into the process (a day holding more is answered by `inner`), and at most
  * `maxComputing` run at once (a read waits for its turn): memory is bounded whatever a developer's
- * days hold.
+ * days hold. A day found too heavy is remembered, and a read of a period holding it goes to `inner`
+ * at once: finding it out again costs its first `maxRunViews` views read on every read.
  */
 export class DayRecordsReadModel implements ReadModel {
   private storing = 0
   private computing = 0
   private readonly waitingToCompute: (() => void)[] = []
+  /** `developer/day` of the days found too heavy, oldest first (bounded by MAX_HEAVY_DAYS). */
+  private readonly heavyDays = new Set<string>()
 
   /** Present where the inner model's is. */
   readonly funnelCountsOfDevelopers?: (developerIds: readonly Guid[], range: DateRange) => Promise<ReadonlyMap<Guid, StageCounts>>
@@ -92,6 +98,7 @@ export class DayRecordsReadModel implements ReadModel {
       else stale.add(day)
     }
     if (stale.size === 0) return records
+    if ([...stale].some((day) => this.heavyDays.has(`${developerId}/${day}`))) return undefined
     await this.computeSlot()
     try {
       const fresh = await this.computed(developerId, stale, (day) => stampOf(writes, day.day, day.windowFirst))
@@ -122,7 +129,7 @@ export class DayRecordsReadModel implements ReadModel {
     for (let run = runs.shift(); run; run = runs.shift()) {
       const inputs = await this.store.recordInputs(developerId, run.first, run.last, this.limits.maxRunViews)
       if (!inputs) {
-        if (run.first === run.last) return undefined
+        if (run.first === run.last) return this.rememberHeavy(developerId, run.first)
         const middle = Math.floor((run.first + run.last) / 2)
         runs.unshift({ first: run.first, last: middle }, { first: middle + 1, last: run.last })
         continue
@@ -132,6 +139,12 @@ export class DayRecordsReadModel implements ReadModel {
       }
     }
     return fresh
+  }
+
+  private rememberHeavy(developerId: Guid, day: DayNumber): undefined {
+    this.heavyDays.add(`${developerId}/${day}`)
+    if (this.heavyDays.size > MAX_HEAVY_DAYS) this.heavyDays.delete(this.heavyDays.values().next().value as string)
+    return undefined
   }
 
   private storeAfterAnswer(developerId: Guid, records: StoredDayRecord[]): void {

@@ -198,6 +198,31 @@ describe('DayRecordsReadModel', () => {
     expect(await new DayRecordsReadModel(serving, tooHeavy).sessionMetrics(other, NOVEMBER)).toEqual(await serving.sessionMetrics(other, NOVEMBER))
   })
 
+  it('remembers a day too heavy: the next reads of a period holding it go to the serving rows without reading its views again (issue 66: slow reads)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    for (let d = 0; d < 3; d++) await visit(facts, developer, NOV_20 + d * DAY + 3_600_000)
+    const heavy = (NOV_20 + DAY) / DAY
+    const asked: [number, number][] = []
+    const oneHeavyDay: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: async (developerId, first, last, maxViews) => (asked.push([first, last]), first <= heavy && heavy <= last ? undefined : records.recordInputs(developerId, first, last, maxViews)),
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    const reads = new DayRecordsReadModel(serving, oneHeavyDay)
+    expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
+    expect(asked.filter(([first, last]) => first === heavy && last === heavy)).toHaveLength(1)
+    const before = asked.length
+    await visit(facts, developer, NOV_20 + DAY + 7_200_000)
+    expect(await reads.sessionMetrics(developer, NOVEMBER)).toEqual(await serving.sessionMetrics(developer, NOVEMBER))
+    expect(asked).toHaveLength(before)
+    // a period without it is still computed
+    const the20th = { from: NOV_20, to: NOV_20 + DAY }
+    expect(await reads.sessionMetrics(developer, the20th)).toEqual(await serving.sessionMetrics(developer, the20th))
+    expect(asked.length).toBeGreaterThan(before)
+  })
+
   it('a third read waits while two computations are out, then computes (issue 66)', async () => {
     const { facts, serving, records } = memoryStore()
     const developers = [id(), id(), id()]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EMPTY_ENTRY, type LedgerEntry } from '../../../bench/soak/ledger-entry.js'
-import { kindOf, quietUnavailable, readLatencySeries, readsByFault } from '../../../bench/soak/read-stats.js'
+import { kindOf, quietReads, readLatencySeries, readsByFault } from '../../../bench/soak/read-stats.js'
 import { ReadTruth } from '../../../bench/soak/read-truth.js'
 import type { ReadSample } from '../../../bench/soak/reader.js'
 
@@ -52,15 +52,26 @@ describe('reads by fault kind', () => {
   })
 })
 
-describe('the 503 share of reads while no fault is active, per instance', () => {
-  const s = (instance: string, atMs: number, status: ReadSample['status']): ReadSample => ({ atMs, ms: 10, status, route: 'conversion-funnel', instance })
+describe('reads while no fault is active, per instance: the 503 share and the p99', () => {
+  const s = (instance: string, atMs: number, status: ReadSample['status'], ms = 10): ReadSample => ({ atMs, ms, status, route: 'conversion-funnel', instance })
   const spans = [{ label: 'clickhouse-stop 20 s', startMs: 10_000, endMs: 30_000 }]
+  const limits = { max503Share: 0.05, maxP99Ms: 1000, judgeLatency: true }
 
-  it('fails an instance above the limit, counting only calls started outside every fault and answered', () => {
+  it('fails an instance above the 503 limit, counting only calls started outside every fault and answered', () => {
     const i0 = Array.from({ length: 20 }, (_, k) => s('i0', k * 100, k === 0 ? 503 : 200)) // 1 of 20: 5 %
     const i1 = [...Array.from({ length: 19 }, (_, k) => s('i1', 40_000 + k, k < 2 ? 503 : 200)), s('i1', 40_100, 'gone')] // 2 of 19
     const duringFault = Array.from({ length: 50 }, (_, k) => s('i0', 10_000 + k, 503))
-    const rows = quietUnavailable([...i0, ...i1, ...duringFault], spans, 0.05)
+    const rows = quietReads([...i0, ...i1, ...duringFault], spans, limits)
     expect(rows.map((r) => [r.instance, r.calls, r.unavailable, r.pass])).toEqual([['i0', 20, 1, true], ['i1', 19, 2, false]])
+  })
+
+  it('fails an instance whose p99 is above the latency limit where latency is judged (issue 66)', () => {
+    // 100 calls each: i0's two slowest (1.5 s) are its p99 and above; i1's one slow call is past its p99
+    const i0 = Array.from({ length: 100 }, (_, k) => s('i0', 40_000 + k, 200, k < 2 ? 1500 : 50))
+    const i1 = Array.from({ length: 100 }, (_, k) => s('i1', 40_000 + k, 200, k < 1 ? 8000 : 900))
+    const slowDuringFault = Array.from({ length: 10 }, (_, k) => s('i1', 10_000 + k, 200, 9000))
+    const rows = quietReads([...i0, ...i1, ...slowDuringFault], spans, limits)
+    expect(rows.map((r) => [r.instance, r.p99Ms, r.pass])).toEqual([['i0', 1500, false], ['i1', 900, true]])
+    expect(quietReads(i0, spans, { ...limits, judgeLatency: false }).map((r) => [r.p99Ms, r.latencyJudged, r.pass])).toEqual([[1500, false, true]])
   })
 })

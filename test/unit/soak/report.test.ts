@@ -42,14 +42,18 @@ describe('soak report', () => {
     expect(html).toMatch(/>wire-timeout clickhouse<\/text>/)
   })
 
-  it('with wire faults: the proxy\'s peak RSS and the 503 share outside faults, each as a verdict', () => {
+  it('with wire faults: the proxy\'s peak RSS and the reads outside faults (503 share, p99), each as a verdict', () => {
     const reads = {
-      samples: [], rows: [], findings: [], quietMax: 0.05,
-      quiet: [{ instance: 'i0', calls: 100, unavailable: 2, share: 0.02, pass: true }, { instance: 'i1', calls: 100, unavailable: 30, share: 0.3, pass: false }],
+      samples: [], rows: [], findings: [], quietMax: 0.05, quietMaxP99Ms: 1000,
+      quiet: [
+        { instance: 'i0', calls: 100, unavailable: 2, share: 0.02, p99Ms: 640, latencyJudged: true, pass: true },
+        { instance: 'i1', calls: 100, unavailable: 30, share: 0.3, p99Ms: 4200, latencyJudged: false, pass: false },
+      ],
     }
     const html = renderReport({ ...data(false), reads, proxy: { peakMb: 2300, limitMb: 2048, pass: false } })
-    expect(html).toContain('<td>i0</td><td>100</td><td>2</td><td>2.0 %</td><td class="pass">pass</td>')
-    expect(html).toContain('<td>i1</td><td>100</td><td>30</td><td>30.0 %</td><td class="fail">FAIL</td>')
+    expect(html).toContain('503 at most 5.0 %, p99 at most 1,000 ms per instance')
+    expect(html).toContain('<td>i0</td><td>100</td><td>2</td><td>2.0 %</td><td>640 ms</td><td class="pass">pass</td>')
+    expect(html).toContain('<td>i1</td><td>100</td><td>30</td><td>30.0 %</td><td>4,200 ms (not judged)</td><td class="fail">FAIL</td>')
     expect(html).toContain('<td>peak RSS</td><td>2,300 MB</td><td class="fail">FAIL</td>')
   })
 
