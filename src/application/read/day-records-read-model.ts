@@ -82,6 +82,8 @@ export class DayRecordsReadModel implements ReadModel {
 
   /** The records of [first, last], computing the stale ones; undefined while rows may be written without counts. */
   private async current(developerId: Guid, first: DayNumber, last: DayNumber): Promise<DayRecord[] | undefined> {
+    // a day found too heavy gets no record computed: its periods go to `inner` without asking the store first
+    if (this.holdsHeavyDay(developerId, first, last)) return undefined
     const counted = stampDays(first, last)
     const [writes, stored] = await Promise.all([
       this.store.dayWrites(developerId, counted.first, counted.last),
@@ -98,7 +100,6 @@ export class DayRecordsReadModel implements ReadModel {
       else stale.add(day)
     }
     if (stale.size === 0) return records
-    if ([...stale].some((day) => this.heavyDays.has(`${developerId}/${day}`))) return undefined
     await this.computeSlot()
     try {
       const fresh = await this.computed(developerId, stale, (day) => stampOf(writes, day.day, day.windowFirst))
@@ -139,6 +140,12 @@ export class DayRecordsReadModel implements ReadModel {
       }
     }
     return fresh
+  }
+
+  private holdsHeavyDay(developerId: Guid, first: DayNumber, last: DayNumber): boolean {
+    if (this.heavyDays.size === 0) return false
+    for (let day = first; day <= last; day++) if (this.heavyDays.has(`${developerId}/${day}`)) return true
+    return false
   }
 
   private rememberHeavy(developerId: Guid, day: DayNumber): undefined {

@@ -10,6 +10,7 @@ import { readApiHttpSettings, readApiSettings } from '../../composition/read-api
 import {
   ConfigError, ConfluentClientMissing, EmbeddedStoreMissing, StartupError, configFromEnv,
 } from '../../index.js'
+import { guardExit } from './exit-guard.js'
 import { STARTUP_TIMEOUT, retryStartIn, startupTimeoutSeconds } from './startup-deadline.js'
 import { STOP_TIMEOUT, stopTimeoutSeconds, stopWithin } from './stop-deadline.js'
 import type { WorkerLink } from './workers/worker-link.js'
@@ -70,6 +71,7 @@ export const runIngestProcess = async (env: NodeJS.ProcessEnv, worker?: WorkerLi
   // on, not once: npm passes the signal on as well, and a second SIGTERM must not kill the shutdown
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+  guardExit(process, () => stopping !== undefined)
 
   try {
     ops = await serveOps(ingest, http, logger, readApi, readApiHttp)

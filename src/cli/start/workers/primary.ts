@@ -12,6 +12,7 @@ import { serveOps } from '../../../composition/ops.js'
 import { readApiHttpSettings, readApiSettings } from '../../../composition/read-api-config.js'
 import { createReadSide } from '../../../composition/read-side.js'
 import { configFromEnv } from '../../../index.js'
+import { guardExit } from '../exit-guard.js'
 import { failed, isSettingError, runIngestProcess } from '../ingest-process.js'
 import { startupTimeoutSeconds } from '../startup-deadline.js'
 import { stopTimeoutSeconds } from '../stop-deadline.js'
@@ -77,6 +78,7 @@ export const runPrimary = async (setting: WorkersSetting, env: NodeJS.ProcessEnv
   // on, not once: npm passes the signal on as well, and a second SIGTERM must not kill the shutdown
   process.on('SIGTERM', () => stop({ signal: 'SIGTERM' }))
   process.on('SIGINT', () => stop({ signal: 'SIGINT' }))
+  guardExit(process, () => stopping !== undefined)
 
   const source = {
     config,
