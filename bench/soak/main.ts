@@ -42,6 +42,11 @@ const MEMORY_MIN_WINDOW_MS = 10 * 60_000
 const CAUGHT_UP_SECONDS = 15
 /** Toxiproxy's RSS past this stops it and fails the run (it once grew to 22 GB of a 23 GB machine). */
 const PROXY_RSS_LIMIT_MB = 2048
+/**
+ * Past this the harness restarts Toxiproxy, as when its API hangs: removing a toxic while the
+ * broker stops, v2.5.0 can grow by a gigabyte in 30 s with its open files falling (docs/soak.md).
+ */
+const PROXY_STUCK_MB = 1024
 /** Reads answered 503 while no fault is active, per instance, above this share fail the run. */
 const QUIET_503_MAX = 0.05
 /**
@@ -93,10 +98,11 @@ try {
   log(`own servers: ClickHouse ${infra.clickhouseUrl}, Kafka ${infra.kafkaBrokers}, state ${infra.stateDir}`)
   await infra.startProxies(log)
   if (infra.hasWire) {
+    const wire = infra.wire
     proxyWatch = new ProxyWatch(() => (infra.hasWire ? infra.wire.pid : undefined), PROXY_RSS_LIMIT_MB, (mb) => {
       log(`FAIL Toxiproxy's RSS ${Math.round(mb)} MB is past the limit of ${PROXY_RSS_LIMIT_MB} MB: stopping it`)
       infra.stopProxies()
-    })
+    }, 1000, { mb: PROXY_STUCK_MB, call: (mb, files) => void wire.restart(`its RSS reached ${Math.round(mb)} MB with ${files} open files`) })
     proxyWatch.start()
   }
   if (options.networkFaults) log(`the service reaches them through Toxiproxy: ClickHouse ${infra.serviceEnv['DEV_STATS_CLICKHOUSE_URL']}, Kafka ${infra.serviceEnv['DEV_STATS_KAFKA_BROKERS']}`)

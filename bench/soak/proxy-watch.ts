@@ -20,8 +20,10 @@ export const openFilesOf = (pid: number): number | undefined => {
 }
 
 /**
- * Toxiproxy's RSS (and open files: connections clients left behind show there) every second (the pid asked each time: the harness may restart it). Past
- * `limitMb` it calls `over` once (which stops the proxy before it starves the machine).
+ * Toxiproxy's RSS (and open files: connections clients left behind show there) every second (the
+ * pid asked each time: the harness may restart it). Past `stuckMb` it calls `stuck` (the harness
+ * restarts the proxy), again only once the RSS was back under it; past `limitMb` it calls `over`
+ * once (which stops the proxy before it starves the machine).
  */
 export class ProxyWatch {
   peakMb = 0
@@ -30,12 +32,14 @@ export class ProxyWatch {
   lastFiles = 0
   overMb: number | undefined
   private timer: NodeJS.Timeout | undefined
+  private stuckCalled = false
 
   constructor(
     private readonly pid: () => number | undefined,
     readonly limitMb: number,
     private readonly over: (mb: number) => void,
     private readonly everyMs = 1000,
+    private readonly stuck?: { readonly mb: number; readonly call: (mb: number, files: number) => void },
   ) {}
 
   start(): void {
@@ -50,6 +54,10 @@ export class ProxyWatch {
     this.peakMb = Math.max(this.peakMb, mb)
     this.lastFiles = (pid === undefined ? undefined : openFilesOf(pid)) ?? this.lastFiles
     this.peakFiles = Math.max(this.peakFiles, this.lastFiles)
+    if (this.stuck && mb > this.stuck.mb && !this.stuckCalled) {
+      this.stuckCalled = true
+      this.stuck.call(mb, this.lastFiles)
+    } else if (this.stuck && mb <= this.stuck.mb) this.stuckCalled = false
     if (mb > this.limitMb && this.overMb === undefined) {
       this.overMb = mb
       this.over(mb)

@@ -76,13 +76,14 @@ export class WireLinks {
     await this.restarting
     const work = request()
     work.catch(() => undefined) // a call given up fails later, when its server is killed
-    if ((await within(work, this.boundMs)) === 'late') await this.restart(what)
+    if ((await within(work, this.boundMs)) === 'late') await this.restart(`its API did not answer ${what} within ${this.boundMs / 1000} s`)
   }
 
-  private restart(what: string): Promise<void> {
+  /** Restarts the server and recreates the proxies without toxics (a harness event), `why` said in the log and the report. */
+  restart(why: string): Promise<void> {
     this.restarting ??= (async () => {
-      this.log(`harness: Toxiproxy's API did not answer ${what} within ${this.boundMs / 1000} s; restarting it and recreating the proxies (same ports, no toxics)`)
-      this.events.push({ atMs: Date.now() - this.t0, what: `Toxiproxy restarted: its API did not answer ${what} within ${this.boundMs / 1000} s` })
+      this.log(`harness: Toxiproxy restarting (${why}); the proxies are recreated on the same ports, no toxics`)
+      this.events.push({ atMs: Date.now() - this.t0, what: `Toxiproxy restarted: ${why}` })
       this.server.restart()
       this.proxies.clear()
       await this.open()
