@@ -4,6 +4,7 @@ import { ConsumerEngine } from '../application/engine/consumer-engine.js'
 import { BacklogBoard } from '../application/engine/backlog.js'
 import { PartsPressure } from '../application/engine/parts-pressure.js'
 import { MemoryBudget } from '../application/engine/memory-budget.js'
+import { StoreRecovery } from '../application/engine/store-recovery.js'
 import { DimensionProgressTracker } from '../application/engine/dimension-progress.js'
 import { defaultTopics } from '../application/engine/engine-config.js'
 import type { EventHandler } from '../application/handlers/event-handler.js'
@@ -70,6 +71,7 @@ const engineFor = (ctx: ResolutionContext, handler: EventHandler): ConsumerEngin
     backlog: ctx.get<BacklogBoard>(TOKENS.Backlogs).of(handler.name, handler.topic),
     pressure: ctx.get<PartsPressure>(TOKENS.PartsPressure),
     budget: ctx.get<MemoryBudget>(TOKENS.MemoryBudget),
+    recovery: ctx.get<StoreRecovery>(TOKENS.StoreRecovery),
     clock: ctx.get(TOKENS.Clock),
     logger: ctx.get(TOKENS.Logger),
     metrics: ctx.get(TOKENS.Metrics),
@@ -122,7 +124,11 @@ export const createContainer = (config: IngestConfig = loadConfig(), overrides: 
   // the dimension consumers run here; without one they end after their attempts alone.
   c.bind(TOKENS.Backlogs).toDynamicValue(() => new BacklogBoard())
   c.bind(TOKENS.MemoryBudget).toDynamicValue(() => new MemoryBudget(config.memoryBudgetMb * 1024 * 1024))
-  c.bind(TOKENS.PartsPressure).toDynamicValue((ctx) => new PartsPressure(storeOf(ctx).pressure ?? NO_PARTS, ctx.get(TOKENS.Logger)))
+  c.bind(TOKENS.StoreRecovery).toDynamicValue(() => new StoreRecovery())
+  c.bind(TOKENS.PartsPressure).toDynamicValue((ctx) => {
+    const recovery = ctx.get<StoreRecovery>(TOKENS.StoreRecovery)
+    return new PartsPressure(storeOf(ctx).pressure ?? NO_PARTS, ctx.get(TOKENS.Logger), undefined, undefined, () => recovery.answered())
+  })
   c.bind(TOKENS.DimensionProgress).toDynamicValue(
     (ctx) =>
       new DimensionProgressTracker(ctx.get<EventHandler[]>(TOKENS.Handlers).filter((h) => h.feedsDimensionLookup).map((h) => h.name), {

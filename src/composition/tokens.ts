@@ -16,6 +16,7 @@ export const TOKENS = {
   Backlogs: Symbol.for('dev-stats.Backlogs'),
   PartsPressure: Symbol.for('dev-stats.PartsPressure'),
   MemoryBudget: Symbol.for('dev-stats.MemoryBudget'),
+  StoreRecovery: Symbol.for('dev-stats.StoreRecovery'),
   ReadModel: Symbol.for('dev-stats.ReadModel'),
   InMemoryTables: Symbol.for('dev-stats.InMemoryTables'),
   Handlers: Symbol.for('dev-stats.Handlers'),

@@ -84,7 +84,7 @@ export class ConsumerEngine {
         if (this.failing === 0) this.resume('store')
         telemetry.sinkSettled()
       },
-    })
+    }, deps.recovery)
     this.parking = new ParkingLot(config.parking.maxInMemory ?? DEFAULT_PARKING_MAX_IN_MEMORY, {
       close: (waiting) => (consumer.pauseTopic(topics.retry), telemetry.parkingGate(true, waiting)),
       open: (waiting) => (consumer.resumeTopic(topics.retry), telemetry.parkingGate(false, waiting)),

@@ -12,6 +12,7 @@ import type { EngineConfig, EngineTopics } from './engine-config.js'
 /** Everything one consumer engine works with: its handler, its topics and the ports. */
 import type { SourceBacklog } from './backlog.js'
 import type { MemoryBudget } from './memory-budget.js'
+import type { StoreRecovery } from './store-recovery.js'
 
 export interface EngineDeps {
   readonly handler: EventHandler
@@ -28,6 +29,8 @@ export interface EngineDeps {
   readonly pressure?: { readonly high: boolean }
   /** The process's memory budget for the records held, shared by every consumer; absent: unlimited. */
   readonly budget?: MemoryBudget
+  /** Shared by every consumer: the store answering again ends their backoffs; absent: each sleeps its backoff out. */
+  readonly recovery?: StoreRecovery
   readonly clock: Clock
   readonly logger: Logger
   readonly metrics: IngestMetrics

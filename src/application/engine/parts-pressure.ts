@@ -19,12 +19,15 @@ export class PartsPressure {
   private peak = 0
   private timer: NodeJS.Timeout | undefined
   private reading: Promise<void> | undefined
+  private lastFailed = false
 
   constructor(
     private readonly store: StorePressure,
     private readonly logger: Logger,
     private readonly intervalMs = 5000,
     private readonly timeoutMs = PARTS_READ_TIMEOUT_MS,
+    /** A read succeeded after one failed: the store answers again (StoreRecovery.answered). */
+    private readonly answeredAgain: () => void = () => undefined,
   ) {}
 
   get high(): boolean {
@@ -56,7 +59,10 @@ export class PartsPressure {
         throw new Error(`no answer within ${this.timeoutMs} ms`)
       })
       if (this.high !== was) this.logger.warn({ activePartsPeak: this.peak }, this.high ? 'parts pressure: inserting fewer, larger batches' : 'parts pressure gone')
+      if (this.lastFailed) this.answeredAgain()
+      this.lastFailed = false
     } catch (e) {
+      this.lastFailed = true
       this.logger.warn({ err: String(e) }, 'active parts not read')
     }
   }

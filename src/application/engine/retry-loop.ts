@@ -1,4 +1,5 @@
 import { backoffDelay, type BackoffPolicy } from './backoff.js'
+import type { StoreRecovery } from './store-recovery.js'
 
 /** Thrown out of a retry loop when the engine is stopping: the batch is abandoned, not committed. */
 export class Abandoned extends Error {}
@@ -13,7 +14,8 @@ export interface RetryHooks {
 /**
  * Runs work until it succeeds, sleeping 1 s → 60 s between attempts (kafkajs' retrier is the
  * model). `giveUp(e)` names errors retrying cannot fix: those are rethrown at once for the caller
- * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned.
+ * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned. With a
+ * `recovery`, the store answering again wakes it too, and work succeeding after a failure says so.
  */
 export class StopAwareRetry {
   private stopping = false
@@ -25,6 +27,7 @@ export class StopAwareRetry {
   constructor(
     private readonly policy: BackoffPolicy,
     private readonly hooks: RetryHooks,
+    private readonly recovery?: StoreRecovery,
   ) {}
 
   get stopped(): boolean {
@@ -46,7 +49,10 @@ export class StopAwareRetry {
       if (this.failedWhileStopping) throw new Abandoned(`${what} abandoned at shutdown`)
       try {
         const result = await work()
-        if (attempt > 1) this.hooks.settled(what)
+        if (attempt > 1) {
+          this.hooks.settled(what)
+          this.recovery?.answered()
+        }
         return result
       } catch (e) {
         if (this.stopping) {
@@ -60,7 +66,7 @@ export class StopAwareRetry {
         }
         const delay = backoffDelay(this.policy, attempt)
         this.hooks.failed(what, e, attempt, delay)
-        await this.sleep(delay)
+        await (this.recovery ? this.recovery.sleep(delay, this.stopSignal) : this.sleep(delay))
         if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
       }
     }
