@@ -1,5 +1,5 @@
 import { backoffDelay, type BackoffPolicy } from './backoff.js'
-import type { StoreRecovery } from './store-recovery.js'
+import { StoreRecovery } from './store-recovery.js'
 
 /** Thrown out of a retry loop when the engine is stopping: the batch is abandoned, not committed. */
 export class Abandoned extends Error {}
@@ -14,8 +14,8 @@ export interface RetryHooks {
 /**
  * Runs work until it succeeds, sleeping 1 s → 60 s between attempts (kafkajs' retrier is the
  * model). `giveUp(e)` names errors retrying cannot fix: those are rethrown at once for the caller
- * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned. With a
- * `recovery`, the store answering again wakes it too, and work succeeding after a failure says so.
+ * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned; so does the
+ * store answering again (`recovery`), which work succeeding after a failure reports.
  */
 export class StopAwareRetry {
   private stopping = false
@@ -27,7 +27,8 @@ export class StopAwareRetry {
   constructor(
     private readonly policy: BackoffPolicy,
     private readonly hooks: RetryHooks,
-    private readonly recovery?: StoreRecovery,
+    /** Shared by a process's engines (the store answering again wakes them all); by default this loop's own. */
+    private readonly recovery: StoreRecovery = new StoreRecovery(),
   ) {}
 
   get stopped(): boolean {
@@ -51,7 +52,7 @@ export class StopAwareRetry {
         const result = await work()
         if (attempt > 1) {
           this.hooks.settled(what)
-          this.recovery?.answered()
+          this.recovery.answered()
         }
         return result
       } catch (e) {
@@ -66,19 +67,9 @@ export class StopAwareRetry {
         }
         const delay = backoffDelay(this.policy, attempt)
         this.hooks.failed(what, e, attempt, delay)
-        await (this.recovery ? this.recovery.sleep(delay, this.stopSignal) : this.sleep(delay))
+        await this.recovery.sleep(delay, this.stopSignal)
         if (this.stopping) throw new Abandoned(`${what} abandoned at shutdown`)
       }
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      void this.stopSignal.then(() => {
-        clearTimeout(timer)
-        resolve()
-      })
-    })
   }
 }
