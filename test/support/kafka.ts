@@ -46,8 +46,24 @@ export const createTopics = async (topics: readonly { name: string; partitions: 
 
 export const createTopic = (name: string, partitions: number) => createTopics([{ name, partitions }])
 
-/** Committed offsets of a group (sum over partitions) and the topic's end offsets. */
+/**
+ * Committed offsets of a group (sum over partitions) and the topic's end offsets. A busy broker
+ * may answer a list-offsets request with a retriable error (NOT_LEADER_FOR_PARTITION, seen in CI),
+ * which kafkajs's admin passes on: asked again, up to 10 times.
+ */
 export const lagOf = async (groupId: string, topic: string): Promise<number> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lagOnce(groupId, topic)
+    } catch (e) {
+      const err = e as { retriable?: boolean; cause?: { retriable?: boolean } }
+      if (attempt >= 10 || (err.retriable ?? err.cause?.retriable) !== true) throw e
+      await new Promise((r) => setTimeout(r, 200 * attempt))
+    }
+  }
+}
+
+const lagOnce = async (groupId: string, topic: string): Promise<number> => {
   const a = admin()
   await a.connect()
   try {

@@ -14,8 +14,8 @@ export interface RetryHooks {
 /**
  * Runs work until it succeeds, sleeping 1 s → 60 s between attempts (kafkajs' retrier is the
  * model). `giveUp(e)` names errors retrying cannot fix: those are rethrown at once for the caller
- * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned; so does the
- * store answering again (`recovery`), which work succeeding after a failure reports.
+ * to handle. stop() wakes a sleeping backoff at once and the loop throws Abandoned; the store
+ * answering again (`recovery`, which work succeeding after a failure reports) wakes it to try now.
  */
 export class StopAwareRetry {
   private stopping = false

@@ -182,8 +182,9 @@ export const brokerContract = (name: string, make: () => Promise<BrokerUnderTest
       await a.consumer.stop()
       const b = member(group)
       await b.run([t])
-      await eventually(() => b.received.length >= 12)
-      expect(b.values().sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i))
+      // b never commits: a rebalance while it reads (a join the broker answers late) hands it the same records again
+      await eventually(() => b.distinct().length >= 12)
+      expect(b.distinct()).toEqual(Array.from({ length: 12 }, (_, i) => i))
     })
 
     it('after a crash, everything past the last commit is redelivered and nothing before it', async () => {

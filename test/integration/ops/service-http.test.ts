@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
 import kafkajs from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
@@ -13,11 +11,11 @@ import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { freePort, until } from '../../support/http.js'
 import { createTopics, KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
 import { OwnClickHouse } from '../../support/own-clickhouse.js'
+import { get, sample, startService, sumOf, type ServiceProcess as Service } from '../../support/service-process.js'
 
 // Issue 7 "Operable": `npm start` on the real Kafka broker and a real ClickHouse server of this
 // test's own, scraped over real HTTP. /metrics shows consumer lag and progress; /health/ready
 // flips to 503 while ClickHouse is down longer than the (shortened) threshold and back after.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const THRESHOLD_SECONDS = 3
 
 const deleteTopic = async (topic: string): Promise<void> => {
@@ -29,38 +27,6 @@ const deleteTopic = async (topic: string): Promise<void> => {
     await admin.disconnect()
   }
 }
-
-interface Service {
-  readonly child: ChildProcess
-  readonly output: string[]
-  readonly url: string
-}
-
-const startService = (env: Record<string, string>, port: number): Service => {
-  const output: string[] = []
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout?.on('data', (b: Buffer) => output.push(b.toString()))
-  child.stderr?.on('data', (b: Buffer) => output.push(b.toString()))
-  return { child, output, url: `http://127.0.0.1:${port}` }
-}
-
-const get = async (url: string): Promise<{ status: number; body: string }> => {
-  try {
-    const r = await fetch(url)
-    return { status: r.status, body: await r.text() }
-  } catch (e) {
-    return { status: 0, body: String(e) }
-  }
-}
-
-/** The value of one sample line of the exposition text, or undefined. */
-const sample = (text: string, series: string): number | undefined => {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
-  return line === undefined ? undefined : Number(line.slice(series.length + 1))
-}
-
-const sumOf = (text: string, prefix: string): number =>
-  text.split('\n').filter((l) => l.startsWith(prefix)).reduce((a, l) => a + Number(l.split(' ').at(-1)), 0)
 
 describe.each(KAFKA_ADAPTERS)('npm start with %s: /metrics and /health over real HTTP', (adapter) => {
   let clickhouse: OwnClickHouse
