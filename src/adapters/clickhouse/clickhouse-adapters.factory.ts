@@ -56,7 +56,7 @@ const over = (session: ClickHouseSession, options: AdapterOptions, readSession =
     dimensionReader: new ClickHouseDimensionReader(session),
     readModel: new ClickHouseReadModel(readSession, 'serving', timeout),
     dayRecords: new ClickHouseDayRecords(readSession, timeout),
-    stageProgress: new ClickHouseStageProgressReader(session),
+    stageProgress: new ClickHouseStageProgressReader(readSession),
     pressure: new ClickHouseStorePressure(session),
     linkPartitions: new ClickHouseLinkPartitions(session),
     reconcile: { gaps: new ClickHouseServingGaps(session), serving },
@@ -65,19 +65,27 @@ const over = (session: ClickHouseSession, options: AdapterOptions, readSession =
 }
 
 /**
- * Probe reads of the read cache (data versions) that may be out beside the reads: one of all
- * developers' parts, one of the asked developers' counts (freshReads, freshBatchedReads).
+ * Reads beside the read API's own that may be out at once: the read cache's version probes (one of
+ * all developers' parts, one of the asked developers' counts) and the funnel's stage freshness.
  */
-const VERSION_PROBES = 2
+const READ_SIDE_PROBES = 3
+
+/**
+ * The read API's selects go first on the server: while one runs, the ingest's lookups pause
+ * (ClickHouse's `priority`; inserts and merges do not). During a catch-up after an outage the
+ * lookups read the most rows of all queries (docs/soak.md).
+ */
+export const READ_PRIORITY = 1
+export const INGEST_PRIORITY = 2
 
 /**
  * A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process.
  * Reads get a client of their own, with a socket for each read allowed at once
- * (`readConcurrency`) and each version probe: a read never waits for a socket behind the
- * ingest's inserts, so its time limit runs from when it is sent.
+ * (`readConcurrency`) and each probe: a read never waits for a socket behind the ingest's
+ * inserts, so its time limit runs from when it is sent.
  */
 export const serverAdapters = (settings: ServerSettings, options: AdapterOptions = {}, readConcurrency = 4): ClickHouseAdapters =>
-  over(serverSession(settings), options, serverSession(settings, {}, readConcurrency + VERSION_PROBES))
+  over(serverSession(settings, { priority: INGEST_PRIORITY }), options, serverSession(settings, { priority: READ_PRIORITY }, readConcurrency + READ_SIDE_PROBES))
 
 /**
  * The embedded store belongs to this process alone, so it migrates itself on first use (the

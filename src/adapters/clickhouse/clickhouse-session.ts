@@ -70,6 +70,11 @@ export interface SessionOptions {
   readonly server?: { readonly address: string; readonly port: number }
   /** On a cluster, who reads the other replicas (ReadTables): the session's own user. */
   readonly credentials?: { readonly user: string; readonly password: string }
+  /**
+   * ClickHouse's `priority` of the session's selects: while a select of a smaller positive value
+   * runs on the server, those of a greater one pause (0 or absent: neither pauses nor is paused).
+   */
+  readonly priority?: number
 }
 
 /**
@@ -89,7 +94,8 @@ export class ClickHouseSession {
   }
 
   private get settings(): ClickHouseSettings {
-    return this.options.cluster ? { ...COMMON_SETTINGS, ...CLUSTER_READ_SETTINGS } : COMMON_SETTINGS
+    const priority: ClickHouseSettings = this.options.priority ? { priority: String(this.options.priority) } : {}
+    return this.options.cluster ? { ...COMMON_SETTINGS, ...CLUSTER_READ_SETTINGS, ...priority } : { ...COMMON_SETTINGS, ...priority }
   }
 
   async dialect(): Promise<Dialect> {

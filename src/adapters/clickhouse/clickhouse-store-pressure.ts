@@ -6,6 +6,9 @@ import { timeLimitedSelect } from './time-limited-select.js'
 /** The server ends a read of system.parts after this long (the client 2 s later): a probe never holds a connection long. */
 const PARTS_READ_SECONDS = 3
 
+/** The probe decides backpressure and ends retries' backoffs (StoreRecovery): never paused behind reads. */
+const UNPAUSED = { priority: '0' }
+
 /**
  * Active parts per partition, the figure ClickHouse's `parts_to_delay_insert` (150 by default)
  * and `parts_to_throw_insert` (300: code 252) apply to; the largest over the database's tables.
@@ -23,7 +26,7 @@ export class ClickHouseStorePressure implements StorePressure {
       SELECT max(c) AS peak FROM (
         SELECT count() AS c FROM system.parts
         WHERE database = ${name(this.session.database)} AND active
-        GROUP BY table, partition)`)
+        GROUP BY table, partition)`, UNPAUSED)
     return Number(row?.peak ?? 0)
   }
 }
