@@ -23,6 +23,8 @@ const deleteTopic = async (topic: string): Promise<void> => {
   await admin.connect()
   try {
     await admin.deleteTopics({ topics: [topic] })
+    // the broker applies a deletion after answering: a dead letter published meanwhile is written (CI, once)
+    await until(`${topic} gone`, async () => !(await admin.listTopics()).includes(topic), 30_000, 100)
   } finally {
     await admin.disconnect()
   }
