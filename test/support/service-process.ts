@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
+import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
+import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
+import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
+import { loadConfig } from '../../src/composition/config.js'
+import { consumersOf } from '../../src/composition/consumers.js'
+import { freePort } from './http.js'
+import { createTopics, KAFKA_BROKERS } from './kafka.js'
+import { OwnClickHouse } from './own-clickhouse.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -37,3 +47,44 @@ export const sample = (text: string, series: string): number | undefined => {
 /** The sum of every sample line starting with `prefix`. */
 export const sumOf = (text: string, prefix: string): number =>
   text.split('\n').filter((l) => l.startsWith(prefix)).reduce((a, l) => a + Number(l.split(' ').at(-1)), 0)
+
+/** A service of a test's own: its ClickHouse server (migrated), its topics, its HTTP port. */
+export interface OwnService {
+  readonly clickhouse: OwnClickHouse
+  readonly service: ServiceProcess
+  /** The session-ended consumer's source topic. */
+  readonly sessionTopic: string
+}
+
+/**
+ * Starts a ClickHouse server of the test's own (so the test may stop it), migrates it, creates
+ * topics and groups named `<prefix>-<random>-<consumer>` on the shared broker, and runs `start`
+ * on them with `settings` (DEV_STATS_* variables) over the defaults below.
+ */
+export const startOwnService = async (prefix: string, settings: Record<string, string>): Promise<OwnService> => {
+  const clickhouse = new OwnClickHouse(await freePort(), await freePort())
+  clickhouse.start()
+  const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: 'pin_dev_stats' })
+  await migrate(session)
+  await session.close()
+  const suffix = randomUUID().slice(0, 8)
+  const port = await freePort()
+  const env: Record<string, string> = {
+    DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
+    DEV_STATS_STORE: 'clickhouse',
+    DEV_STATS_CLICKHOUSE_URL: clickhouse.url,
+    DEV_STATS_HTTP_PORT: String(port),
+    DEV_STATS_HTTP_HOST: '127.0.0.1',
+    DEV_STATS_FLUSH_INTERVAL_MS: '200',
+    DEV_STATS_LOG_LEVEL: 'warn',
+    ...settings,
+  }
+  for (const spec of CONSUMERS) {
+    env[`DEV_STATS_TOPIC_${spec.key}`] = `${prefix}-${suffix}-${spec.name}`
+    env[`DEV_STATS_GROUP_${spec.key}`] = `${prefix}-${suffix}-${spec.name}-group`
+  }
+  const consumers = consumersOf(loadConfig(env))
+  await createTopics(topicsToProvision(consumers).map((t) => ({ name: t.name, partitions: 1 })))
+  const sessionTopic = consumers.find((c) => c.spec.name === 'session-ended')?.topics.source ?? ''
+  return { clickhouse, service: startService(env, port), sessionTopic }
+}

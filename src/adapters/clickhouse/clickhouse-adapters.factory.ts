@@ -75,8 +75,8 @@ const READ_SIDE_PROBES = 3
  * (ClickHouse's `priority`; inserts and merges do not). During a catch-up after an outage the
  * lookups read the most rows of all queries (docs/soak.md).
  */
-export const READ_PRIORITY = 1
-export const INGEST_PRIORITY = 2
+const READ_PRIORITY = 1
+const INGEST_PRIORITY = 2
 
 /**
  * A server's schema is owned by `npm run migrate` (run by deployment), not by the ingest process.

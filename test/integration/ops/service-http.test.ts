@@ -1,17 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import kafkajs from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
-import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
-import { topicsToProvision } from '../../../src/application/consumers/consumer-topics.js'
-import { loadConfig } from '../../../src/composition/config.js'
-import { consumersOf } from '../../../src/composition/consumers.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
-import { freePort, until } from '../../support/http.js'
+import { until } from '../../support/http.js'
 import { createTopics, KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
-import { OwnClickHouse } from '../../support/own-clickhouse.js'
-import { get, sample, startService, sumOf, type ServiceProcess as Service } from '../../support/service-process.js'
+import type { OwnClickHouse } from '../../support/own-clickhouse.js'
+import { get, sample, startOwnService, sumOf, type ServiceProcess as Service } from '../../support/service-process.js'
 
 // Issue 7 "Operable": `npm start` on the real Kafka broker and a real ClickHouse server of this
 // test's own, scraped over real HTTP. /metrics shows consumer lag and progress; /health/ready
@@ -32,40 +25,17 @@ const deleteTopic = async (topic: string): Promise<void> => {
 
 describe.each(KAFKA_ADAPTERS)('npm start with %s: /metrics and /health over real HTTP', (adapter) => {
   let clickhouse: OwnClickHouse
-  const suffix = randomUUID().slice(0, 8)
-  const env: Record<string, string> = {}
   let service: Service | undefined
   let sessionTopic = ''
 
   beforeAll(async () => {
-    clickhouse = new OwnClickHouse(await freePort(), await freePort())
-    clickhouse.start()
-    const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: 'pin_dev_stats' })
-    await migrate(session)
-    await session.close()
-    const port = await freePort()
-    for (const spec of CONSUMERS) {
-      env[`DEV_STATS_TOPIC_${spec.key}`] = `ops-${suffix}-${spec.name}`
-      env[`DEV_STATS_GROUP_${spec.key}`] = `ops-${suffix}-${spec.name}-group`
-    }
-    Object.assign(env, {
+    ;({ clickhouse, service, sessionTopic } = await startOwnService('ops', {
       DEV_STATS_BROKER: adapter,
-      DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-      DEV_STATS_STORE: 'clickhouse',
-      DEV_STATS_CLICKHOUSE_URL: clickhouse.url,
-      DEV_STATS_HTTP_PORT: String(port),
-      DEV_STATS_HTTP_HOST: '127.0.0.1',
       DEV_STATS_READY_MAX_RETRY_SECONDS: String(THRESHOLD_SECONDS),
       DEV_STATS_LAG_INTERVAL_MS: '300',
-      DEV_STATS_FLUSH_INTERVAL_MS: '200',
       DEV_STATS_SINK_BACKOFF_INITIAL_MS: '200',
       DEV_STATS_SINK_BACKOFF_MAX_MS: '1000',
-      DEV_STATS_LOG_LEVEL: 'warn',
-    })
-    const consumers = consumersOf(loadConfig(env))
-    await createTopics(topicsToProvision(consumers).map((t) => ({ name: t.name, partitions: 1 })))
-    sessionTopic = consumers.find((c) => c.spec.name === 'session-ended')?.topics.source ?? ''
-    service = startService(env, port)
+    }))
   })
 
   afterAll(async () => {

@@ -1,16 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../../../src/adapters/clickhouse/clickhouse-migrator.js'
-import { serverSession } from '../../../src/adapters/clickhouse/server-session.factory.js'
-import { CONSUMERS } from '../../../src/application/consumers/consumer-registry.js'
-import { topicsToProvision } from '../../../src/application/consumers/consumer-topics.js'
-import { loadConfig } from '../../../src/composition/config.js'
-import { consumersOf } from '../../../src/composition/consumers.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
-import { freePort, until } from '../../support/http.js'
-import { createTopics, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
-import { OwnClickHouse } from '../../support/own-clickhouse.js'
-import { get, sample, startService, sumOf, type ServiceProcess } from '../../support/service-process.js'
+import { until } from '../../support/http.js'
+import { kafkaBroker } from '../../support/kafka.js'
+import type { OwnClickHouse } from '../../support/own-clickhouse.js'
+import { get, sample, startOwnService, sumOf, type ServiceProcess } from '../../support/service-process.js'
 
 // Issue 66: after a ClickHouse outage the sink's backoff may have grown to a minute; the store
 // answering again (the parts-pressure read, every 5 s) must end it. `npm start` on the real broker
@@ -27,33 +20,11 @@ describe('npm start: a grown sink backoff ends when ClickHouse answers again', (
   let sessionTopic = ''
 
   beforeAll(async () => {
-    own = new OwnClickHouse(await freePort(), await freePort())
-    own.start()
-    const session = serverSession({ url: own.url, user: 'default', password: '', database: 'pin_dev_stats' })
-    await migrate(session)
-    await session.close()
-    const suffix = randomUUID().slice(0, 8)
-    const port = await freePort()
-    const env: Record<string, string> = {
+    ;({ clickhouse: own, service, sessionTopic } = await startOwnService('recovery', {
       DEV_STATS_BROKER: 'kafkajs',
-      DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-      DEV_STATS_STORE: 'clickhouse',
-      DEV_STATS_CLICKHOUSE_URL: own.url,
-      DEV_STATS_HTTP_PORT: String(port),
-      DEV_STATS_HTTP_HOST: '127.0.0.1',
-      DEV_STATS_FLUSH_INTERVAL_MS: '200',
       DEV_STATS_SINK_BACKOFF_INITIAL_MS: String(BACKOFF_MS),
       DEV_STATS_SINK_BACKOFF_MAX_MS: String(2 * BACKOFF_MS),
-      DEV_STATS_LOG_LEVEL: 'warn',
-    }
-    for (const spec of CONSUMERS) {
-      env[`DEV_STATS_TOPIC_${spec.key}`] = `recovery-${suffix}-${spec.name}`
-      env[`DEV_STATS_GROUP_${spec.key}`] = `recovery-${suffix}-${spec.name}-group`
-    }
-    const consumers = consumersOf(loadConfig(env))
-    await createTopics(topicsToProvision(consumers).map((t) => ({ name: t.name, partitions: 1 })))
-    sessionTopic = consumers.find((c) => c.spec.name === 'session-ended')?.topics.source ?? ''
-    service = startService(env, port)
+    }))
   })
 
   afterAll(() => {
