@@ -1,14 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { migrate } from '../../src/adapters/clickhouse/clickhouse-migrator.js'
 import { serverSession } from '../../src/adapters/clickhouse/server-session.factory.js'
-import { CONSUMERS } from '../../src/application/consumers/consumer-registry.js'
 import { topicsToProvision } from '../../src/application/consumers/consumer-topics.js'
-import { loadConfig } from '../../src/composition/config.js'
-import { consumersOf } from '../../src/composition/consumers.js'
+import { isolatedDeployment } from './deployment.js'
 import { freePort } from './http.js'
-import { createTopics, KAFKA_BROKERS } from './kafka.js'
+import { createTopics, type KafkaAdapter } from './kafka.js'
 import { OwnClickHouse } from './own-clickhouse.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -57,34 +54,30 @@ export interface OwnService {
 }
 
 /**
- * Starts a ClickHouse server of the test's own (so the test may stop it), migrates it, creates
- * topics and groups named `<prefix>-<random>-<consumer>` on the shared broker, and runs `start`
- * on them with `settings` (DEV_STATS_* variables) over the defaults below.
+ * Starts a ClickHouse server of the test's own (so the test may stop it), migrates the
+ * deployment's database there, creates the deployment's topics (one partition each) on the shared
+ * broker, and runs `start` with `settings` (DEV_STATS_* variables) over the defaults below.
  */
-export const startOwnService = async (prefix: string, settings: Record<string, string>): Promise<OwnService> => {
+export const startOwnService = async (adapter: KafkaAdapter, name: string, settings: Record<string, string>): Promise<OwnService> => {
   const clickhouse = new OwnClickHouse(await freePort(), await freePort())
   clickhouse.start()
-  const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: 'pin_dev_stats' })
-  await migrate(session)
-  await session.close()
-  const suffix = randomUUID().slice(0, 8)
-  const port = await freePort()
-  const env: Record<string, string> = {
-    DEV_STATS_KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-    DEV_STATS_STORE: 'clickhouse',
-    DEV_STATS_CLICKHOUSE_URL: clickhouse.url,
-    DEV_STATS_HTTP_PORT: String(port),
-    DEV_STATS_HTTP_HOST: '127.0.0.1',
-    DEV_STATS_FLUSH_INTERVAL_MS: '200',
-    DEV_STATS_LOG_LEVEL: 'warn',
-    ...settings,
+  try {
+    const port = await freePort()
+    const deployment = isolatedDeployment(adapter, name, {
+      DEV_STATS_CLICKHOUSE_URL: clickhouse.url,
+      DEV_STATS_HTTP_PORT: String(port),
+      DEV_STATS_HTTP_HOST: '127.0.0.1',
+      DEV_STATS_FLUSH_INTERVAL_MS: '200',
+      DEV_STATS_LOG_LEVEL: 'warn',
+      ...settings,
+    })
+    const session = serverSession({ url: clickhouse.url, user: 'default', password: '', database: deployment.database })
+    await migrate(session)
+    await session.close()
+    await createTopics(topicsToProvision(deployment.consumers).map((t) => ({ name: t.name, partitions: 1 })))
+    return { clickhouse, service: startService(deployment.env, port), sessionTopic: deployment.topicsOf('SESSION_ENDED').source }
+  } catch (e) {
+    clickhouse.stop()
+    throw e
   }
-  for (const spec of CONSUMERS) {
-    env[`DEV_STATS_TOPIC_${spec.key}`] = `${prefix}-${suffix}-${spec.name}`
-    env[`DEV_STATS_GROUP_${spec.key}`] = `${prefix}-${suffix}-${spec.name}-group`
-  }
-  const consumers = consumersOf(loadConfig(env))
-  await createTopics(topicsToProvision(consumers).map((t) => ({ name: t.name, partitions: 1 })))
-  const sessionTopic = consumers.find((c) => c.spec.name === 'session-ended')?.topics.source ?? ''
-  return { clickhouse, service: startService(env, port), sessionTopic }
 }

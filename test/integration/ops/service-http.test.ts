@@ -29,8 +29,7 @@ describe.each(KAFKA_ADAPTERS)('npm start with %s: /metrics and /health over real
   let sessionTopic = ''
 
   beforeAll(async () => {
-    ;({ clickhouse, service, sessionTopic } = await startOwnService('ops', {
-      DEV_STATS_BROKER: adapter,
+    ;({ clickhouse, service, sessionTopic } = await startOwnService(adapter, 'ops', {
       DEV_STATS_READY_MAX_RETRY_SECONDS: String(THRESHOLD_SECONDS),
       DEV_STATS_LAG_INTERVAL_MS: '300',
       DEV_STATS_SINK_BACKOFF_INITIAL_MS: '200',

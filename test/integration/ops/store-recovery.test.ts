@@ -20,8 +20,7 @@ describe('npm start: a grown sink backoff ends when ClickHouse answers again', (
   let sessionTopic = ''
 
   beforeAll(async () => {
-    ;({ clickhouse: own, service, sessionTopic } = await startOwnService('recovery', {
-      DEV_STATS_BROKER: 'kafkajs',
+    ;({ clickhouse: own, service, sessionTopic } = await startOwnService('kafkajs', 'recovery', {
       DEV_STATS_SINK_BACKOFF_INITIAL_MS: String(BACKOFF_MS),
       DEV_STATS_SINK_BACKOFF_MAX_MS: String(2 * BACKOFF_MS),
     }))
