@@ -210,6 +210,8 @@ try {
   const series = sampler.series
   const lagSamples = series.t.map((t, i) => ({ t: t * 1000, lag: series.behind[i] ?? null }))
   const recs = recoveries(faults.spans, lagSamples, CAUGHT_UP_SECONDS, RECOVERY_LIMIT_MS)
+  // faults lie within 10–75 % of the run: the quarter after them, less the last recovery, is judged
+  const quietFromMs = Math.max(0, ...recs.map((r) => r.recoveredMs ?? r.endMs))
   const memory = Array.from({ length: options.instances }, (_, slot) => {
     const name = `i${slot}`
     const since = (base[slot] as Instance).startedAt - t0
@@ -217,7 +219,7 @@ try {
     const samples = series.t.flatMap((t, i) => (t * 1000 >= since && column[i] != null ? [{ t: t * 1000, mb: column[i] as number }] : []))
     // Over the run's last two thirds, as the issue says: the traffic period, not the drain after it (a
     // backlog caught up with the traffic stopped; an incarnation started late judged over its catch-up).
-    return memoryVerdict(`${name} (${(base[slot] as Instance).label})`, samples, 0, runMs, { warmupMs: 60_000, minWindowMs: Math.max(runMs / 4, MEMORY_MIN_WINDOW_MS), maxGrowth: 0.05 })
+    return memoryVerdict(`${name} (${(base[slot] as Instance).label})`, samples, 0, runMs, { warmupMs: 60_000, minWindowMs: Math.max(runMs / 6, MEMORY_MIN_WINDOW_MS), maxGrowth: 0.05, quietFromMs })
   })
   const notes = [
     ...faults.errors.map((e) => `fault error: ${e}`),

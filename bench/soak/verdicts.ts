@@ -71,20 +71,29 @@ export interface MemoryVerdict {
 }
 
 /**
- * RSS growth of one instance's last incarnation over the last two thirds of the run (after a
- * warm-up if it started later): the mean of the window's last fifth against its first fifth.
+ * RSS growth of one instance's last incarnation where the run is steady: over the last two thirds
+ * of the run, after a warm-up if it started later, and after the last fault episode's recovery
+ * (a fault moves RSS for a while: backlogs, reconnects, prefetch; a leak keeps growing without
+ * one). The median of the window's last fifth against its first fifth, so a short dip (memory
+ * given back after a fault, a new process filling up) neither hides nor fakes growth.
  */
 export const memoryVerdict = (
-  instance: string, samples: readonly RssSample[], runStartMs: number, runEndMs: number, o: { warmupMs: number; minWindowMs: number; maxGrowth: number },
+  instance: string, samples: readonly RssSample[], runStartMs: number, runEndMs: number,
+  o: { warmupMs: number; minWindowMs: number; maxGrowth: number; quietFromMs?: number },
 ): MemoryVerdict => {
   const incarnationStart = samples[0]?.t ?? runEndMs
-  const fromMs = Math.max(runStartMs + (runEndMs - runStartMs) / 3, incarnationStart + o.warmupMs)
+  const fromMs = Math.max(runStartMs + (runEndMs - runStartMs) / 3, incarnationStart + o.warmupMs, o.quietFromMs ?? runStartMs)
   const window = samples.filter((s) => s.t >= fromMs && s.t <= runEndMs)
   const fifth = Math.max(1, Math.floor(window.length / 5))
-  const mean = (xs: readonly RssSample[]) => xs.reduce((a, s) => a + s.mb, 0) / Math.max(1, xs.length)
-  const startMb = mean(window.slice(0, fifth))
-  const endMb = mean(window.slice(-fifth))
+  const startMb = median(window.slice(0, fifth))
+  const endMb = median(window.slice(-fifth))
   const judged = runEndMs - fromMs >= o.minWindowMs && window.length >= 5
   const growth = startMb > 0 ? endMb / startMb - 1 : 0
   return { instance, fromMs, toMs: runEndMs, startMb, endMb, growth, judged, pass: !judged || growth <= o.maxGrowth }
+}
+
+const median = (xs: readonly RssSample[]): number => {
+  const sorted = xs.map((s) => s.mb).sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }

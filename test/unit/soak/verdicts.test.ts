@@ -35,6 +35,21 @@ describe('soak memory verdict', () => {
     expect(memoryVerdict('i0', creep, 0, 3_600_000, o)).toMatchObject({ judged: true, pass: false })
   })
 
+  it('judges from the last fault recovery: a new incarnation filling up among the faults is not growth, a creep after them is', () => {
+    // restarted at 46 min among faults that end (recovered) at 92 min: 120 MB filling up to 160 MB by 60 min, then flat
+    const twoHours = 7_200_000
+    const restarted = Array.from({ length: 445 }, (_, i) => ({ t: 2_760_000 + i * 10_000, mb: 160 - 40 * Math.max(0, 1 - (i * 10_000) / 840_000) + (i % 2) }))
+    expect(memoryVerdict('i0', restarted, 0, twoHours, { ...o, minWindowMs: 1_200_000 })).toMatchObject({ judged: true, pass: false })
+    expect(memoryVerdict('i0', restarted, 0, twoHours, { ...o, minWindowMs: 1_200_000, quietFromMs: 5_520_000 })).toMatchObject({ judged: true, pass: true, fromMs: 5_520_000 })
+    const leaking = restarted.map((s) => ({ t: s.t, mb: s.t < 5_520_000 ? s.mb : s.mb * (1 + (0.1 * (s.t - 5_520_000)) / 1_680_000) }))
+    expect(memoryVerdict('i0', leaking, 0, twoHours, { ...o, minWindowMs: 1_200_000, quietFromMs: 5_520_000 })).toMatchObject({ judged: true, pass: false })
+  })
+
+  it('compares medians: a short dip in the first fifth does not fake growth', () => {
+    const dip = flat.map((s) => (s.t >= 1_300_000 && s.t < 1_400_000 ? { t: s.t, mb: 100 } : s))
+    expect(memoryVerdict('i0', dip, 0, 3_600_000, o)).toMatchObject({ judged: true, pass: true })
+  })
+
   it('does not judge an incarnation that started too late to have a window', () => {
     const late = flat.filter((s) => s.t >= 3_400_000)
     expect(memoryVerdict('i0', late, 0, 3_600_000, o)).toMatchObject({ judged: false, pass: true })
