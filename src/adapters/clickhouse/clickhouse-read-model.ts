@@ -4,7 +4,7 @@ import { DIM_TABLE, type UpperLevel } from '../../domain/dimension-upsert.js'
 import { FUNNEL_STAGES } from '../../domain/funnel.js'
 import type { Guid } from '../../domain/guid.js'
 import type { ClickHouseSession } from './clickhouse-session.js'
-import { latestSessions, mergedViews, type ViewSessionSource } from './merged-views.sql.js'
+import { latestSessions, mergedViews, servingSessionMetrics, type ViewSessionSource } from './merged-views.sql.js'
 import { date, ident, join, sql, uuid, type SqlFragment } from './sql-fragment.js'
 import { timeLimitedSelect } from './time-limited-select.js'
 
@@ -50,37 +50,27 @@ export class ClickHouseReadModel implements ReadModel {
     return this.timeLimited<T>(fragment, READ_SETTINGS)
   }
 
-  /** The sessions' query and the views' query, run in parallel. */
+  /** Serving rows: one query. Raw facts: the sessions' query and the views' query, in parallel. */
   async sessionMetrics(developerId: Guid, period: Period): Promise<SessionMetricsTotals> {
-    const [sessions, views] = await Promise.all([this.sessionTotals(developerId, period), this.viewTotals(developerId, period)])
-    return { sessions, views }
-  }
-
-  private async sessionTotals(developerId: Guid, period: Period): Promise<SessionTotals> {
-    const [row] = await this.select<Record<keyof SessionTotals, string>>(sql`
-      SELECT count() AS sessions,
-             countIf(s.2 = 'Guest') AS guestSessions,
-             countIf(s.2 = 'User') AS userSessions,
-             sum(s.1) AS totalDurationSeconds,
-             min(s.1) AS minDurationSeconds,
-             max(s.1) AS maxDurationSeconds
-      FROM (${latestSessions(await this.session.readTables(), developerId, period, this.source)})`)
-    const n = (v: string | undefined) => Number(v ?? 0)
-    return {
-      sessions: n(row?.sessions),
-      guestSessions: n(row?.guestSessions),
-      userSessions: n(row?.userSessions),
-      totalDurationSeconds: n(row?.totalDurationSeconds),
-      minDurationSeconds: n(row?.minDurationSeconds),
-      maxDurationSeconds: n(row?.maxDurationSeconds),
+    const tables = await this.session.readTables()
+    if (this.source === 'serving') {
+      const [row] = await this.select<Record<keyof SessionTotals | keyof ViewTotals, string>>(servingSessionMetrics(tables, developerId, period))
+      return { sessions: sessionTotalsOf(row), views: viewTotalsOf(row) }
     }
-  }
-
-  private async viewTotals(developerId: Guid, period: Period): Promise<ViewTotals> {
-    const [row] = await this.select<Record<keyof ViewTotals, string>>(sql`
-      SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
-      FROM (${mergedViews(await this.session.readTables(), developerId, period, this.source)})`)
-    return { views: Number(row?.views ?? 0), closedViews: Number(row?.closedViews ?? 0), totalViewSeconds: Number(row?.totalViewSeconds ?? 0) }
+    const [sessions, views] = await Promise.all([
+      this.select<Record<keyof SessionTotals, string>>(sql`
+        SELECT count() AS sessions,
+               countIf(s.2 = 'Guest') AS guestSessions,
+               countIf(s.2 = 'User') AS userSessions,
+               sum(s.1) AS totalDurationSeconds,
+               min(s.1) AS minDurationSeconds,
+               max(s.1) AS maxDurationSeconds
+        FROM (${latestSessions(tables, developerId, period)})`),
+      this.select<Record<keyof ViewTotals, string>>(sql`
+        SELECT count() AS views, countIf(IsClosed = 1) AS closedViews, sum(DurationSeconds) AS totalViewSeconds
+        FROM (${mergedViews(tables, developerId, period, this.source)})`),
+    ])
+    return { sessions: sessionTotalsOf(sessions[0]), views: viewTotalsOf(views[0]) }
   }
 
   async dimensionNames(level: UpperLevel, ids: readonly Guid[]): Promise<ReadonlyMap<Guid, string | null>> {
@@ -145,5 +135,20 @@ const IDS_PER_QUERY = 1000
 
 // Aliases differ from the column names: an alias equal to its own argument is cyclic on old servers.
 const STAGE_COUNTS = join(FUNNEL_STAGES.map((s) => sql`uniqMerge(${ident(s)}) AS ${ident(`n${s}`)}`), ', ')
+
+const n = (v: string | undefined) => Number(v ?? 0)
+
+const sessionTotalsOf = (row: Partial<Record<keyof SessionTotals, string>> | undefined): SessionTotals => ({
+  sessions: n(row?.sessions),
+  guestSessions: n(row?.guestSessions),
+  userSessions: n(row?.userSessions),
+  totalDurationSeconds: n(row?.totalDurationSeconds),
+  minDurationSeconds: n(row?.minDurationSeconds),
+  maxDurationSeconds: n(row?.maxDurationSeconds),
+})
+
+const viewTotalsOf = (row: Partial<Record<keyof ViewTotals, string>> | undefined): ViewTotals => ({
+  views: n(row?.views), closedViews: n(row?.closedViews), totalViewSeconds: n(row?.totalViewSeconds),
+})
 
 const stageCounts = (row: Record<string, string> | undefined): StageCounts => Object.fromEntries(FUNNEL_STAGES.map((s) => [s, Number(row?.[`n${s}`] ?? 0)])) as StageCounts

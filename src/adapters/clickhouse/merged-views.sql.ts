@@ -67,25 +67,32 @@ export const mergedViews = (tables: ReadTables, developerId: Guid, period: Perio
 
 /**
  * Per session of those views its latest fact (argMax by IngestionTime, FactId deciding a tie the
- * same way on every store): `s.1` DurationSeconds, `s.2` ViewerKind. 'serving' reads the
- * developer's own copies in developer_session_facts, 'facts' every session_facts row of those ids.
+ * same way on every store): `s.1` DurationSeconds, `s.2` ViewerKind, from every session_facts row
+ * of those ids: the definition, kept as the test oracle (the serving rows: servingSessionMetrics).
  */
-export const latestSessions = (tables: ReadTables, developerId: Guid, period: Period, source: ViewSessionSource): SqlFragment => {
-  const views = mergedViews(tables, developerId, period, source)
-  if (source === 'serving') {
-    // each session's latest fact, then only those of the developer's views (the set filters rows, it does not read them)
-    return sql`
-      SELECT SessionId, s
-      FROM (
-        SELECT SessionId, tuple(DurationSeconds, ViewerKind) AS s
-        FROM ${tables.table('developer_session_facts')}
-        PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
-        ORDER BY SessionId, IngestionTime DESC, FactId DESC
-        LIMIT 1 BY SessionId)
-      WHERE SessionId IN (SELECT SessionId FROM (${views}))`
-  }
-  return sql`
+export const latestSessions = (tables: ReadTables, developerId: Guid, period: Period): SqlFragment => sql`
     SELECT SessionId, argMax(tuple(DurationSeconds, ViewerKind), tuple(IngestionTime, FactId)) AS s
-    FROM ${tables.table('session_facts')} PREWHERE SessionId IN (SELECT SessionId FROM (${views}))
+    FROM ${tables.table('session_facts')} PREWHERE SessionId IN (SELECT SessionId FROM (${mergedViews(tables, developerId, period, 'facts')}))
     GROUP BY SessionId`
-}
+
+/**
+ * Spec §8's session metrics of a period from the developer's serving rows in one pass over its
+ * views (the heaviest part of a read: ranking every row of every view): the merged views grouped
+ * by session, each joined to the session's latest copy under the developer's key (by IngestionTime,
+ * then FactId); a session without one counts its views, not itself. Columns: the fields of
+ * ViewTotals and SessionTotals.
+ */
+export const servingSessionMetrics = (tables: ReadTables, developerId: Guid, period: Period): SqlFragment => sql`
+    SELECT sum(Views) AS views, sum(ClosedViews) AS closedViews, sum(ViewSeconds) AS totalViewSeconds,
+           sum(Found) AS sessions, sumIf(Found, Kind = 'Guest') AS guestSessions, sumIf(Found, Kind = 'User') AS userSessions,
+           sum(Duration) AS totalDurationSeconds, minIf(Duration, Found = 1) AS minDurationSeconds, maxIf(Duration, Found = 1) AS maxDurationSeconds
+    FROM (
+      SELECT SessionId, count() AS Views, countIf(IsClosed = 1) AS ClosedViews, sum(DurationSeconds) AS ViewSeconds
+      FROM (${mergedViews(tables, developerId, period, 'serving')})
+      GROUP BY SessionId) AS views
+    ANY LEFT JOIN (
+      SELECT SessionId, 1 AS Found, DurationSeconds AS Duration, ViewerKind AS Kind
+      FROM ${tables.table('developer_session_facts')}
+      PREWHERE KeyDeveloperId = ${uuid(developerId)} AND ${inPeriod(sql`EventTime`, SESSION_STARTS_AROUND(period))}
+      ORDER BY SessionId, IngestionTime DESC, FactId DESC
+      LIMIT 1 BY SessionId) AS latest USING SessionId`
