@@ -20,26 +20,32 @@ export const groupAdminContract = (name: string, make: () => Promise<BrokerUnder
       await sut?.dispose?.()
     })
 
+    /**
+     * A topic with `before` records, then `after` records written after `between`. The ends are read
+     * back, not counted: a producer that is not idempotent (kafkajs's) writes a batch again when the
+     * broker refused part of it (a new topic's first produce under load: NOT_LEADER_FOR_PARTITION).
+     */
     const topicWith = async (before: number, after: number) => {
       const topic = unique('replay')
+      const admin = sut.broker.groupAdmin()
+      const ends = async () => new Map((await admin.partitionOffsets(topic)).map((p) => [p.partition, p.high]))
       await sut.createTopic(topic, 3)
       await sut.broker.producer().publish(records(topic, before, 'before'))
+      const endsBefore = await ends()
       await sleep(50)
       const between = Date.now()
       await sleep(50)
       await sut.broker.producer().publish(records(topic, after, 'after'))
-      return { topic, between }
+      return { topic, between, endsBefore, endsAfter: await ends() }
     }
 
     it('offsetsAt: the first offset at or after a time on every partition, the end when nothing is that recent', async () => {
       sut = await make()
-      const { topic, between } = await topicWith(10, 7)
+      const { topic, between, endsBefore, endsAfter } = await topicWith(10, 7)
       const admin = sut.broker.groupAdmin()
-      const ends = new Map((await admin.partitionOffsets(topic)).map((p) => [p.partition, p.high]))
-      const at = await admin.offsetsAt(topic, between)
-      expect([...at.keys()].sort()).toEqual([0, 1, 2])
-      expect(sum(ends) - sum(at)).toBe(7)
-      expect(await admin.offsetsAt(topic, Date.now() + 3_600_000)).toEqual(ends)
+      expect(sum(endsAfter) - sum(endsBefore)).toBeGreaterThanOrEqual(7)
+      expect(await admin.offsetsAt(topic, between)).toEqual(endsBefore)
+      expect(await admin.offsetsAt(topic, Date.now() + 3_600_000)).toEqual(endsAfter)
       expect(sum(await admin.offsetsAt(topic, between - 3_600_000))).toBe(0)
     })
 
@@ -56,28 +62,27 @@ export const groupAdminContract = (name: string, make: () => Promise<BrokerUnder
 
     it('members: a running consumer is listed with its client id and host; its group offsets do not move', async () => {
       sut = await make()
-      const { topic } = await topicWith(10, 0)
+      const { topic, endsAfter: ends } = await topicWith(10, 0)
       const admin = sut.broker.groupAdmin()
       const group = unique('group')
       const consumer = sut.broker.consumer(group)
       running.push(consumer)
-      let seen = 0
+      let committed = 0
       await consumer.run([topic], {
         onBatch: async (rs) => {
-          seen += rs.length
           const last = rs.at(-1)!
           await consumer.commit([{ topic: last.topic, partition: last.partition, offset: String(Number(last.offset) + 1) }])
+          committed += rs.length
         },
         onRevoked: async () => undefined,
       })
-      // the kafkajs join has taken over 30 s here under a loaded suite (cause not found); the case is about membership
-      await eventually(() => seen === 10, 90_000, '10 records')
+      await eventually(() => committed >= sum(ends), 30_000, `the topic's ${sum(ends)} records`)
       const members = await admin.members(group)
       expect(members).toHaveLength(1)
       expect(members[0]?.clientId).not.toBe('')
       expect(members[0]?.host).not.toBe('')
       const before = await admin.committedOffsets(group, topic)
-      expect(sum(before)).toBe(10)
+      expect(before).toEqual(new Map([...ends].filter(([, high]) => high !== '0')))
       // the broker refuses a group with members; the adapter says so even where its client does not
       await expect(admin.setOffsets(group, topic, [{ partition: 0, offset: '0' }, { partition: 1, offset: '0' }, { partition: 2, offset: '0' }])).rejects.toThrow()
       expect(await admin.committedOffsets(group, topic)).toEqual(before)
