@@ -77,6 +77,8 @@ export class DriverBackedConsumer implements BrokerConsumer {
   private inFlight: Promise<void> = Promise.resolve()
   private onFatal: (e: unknown) => void = () => undefined
   private rejoining: Promise<void> | undefined
+  /** A client being connected and joined (kafkajs's `run` resolves once it joined). */
+  private starting: Promise<void> | undefined
   /** Times the client gave up after joining and the consumer was built again. */
   rejoins = 0
 
@@ -97,6 +99,7 @@ export class DriverBackedConsumer implements BrokerConsumer {
     } catch (e) {
       throw brokerError('consumer start', e)
     }
+    if (this.stopping) return
     await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs), fatal])
     // From now on a client that gives up (kafkajs does after a broker outage: "Failed to find
     // group coordinator") is built again, or the group would silently lose this member for good.
@@ -111,9 +114,15 @@ export class DriverBackedConsumer implements BrokerConsumer {
       fatal: (e) => this.onFatal(e),
     })
     this.driver = driver
-    await driver.connect()
-    await driver.subscribe({ topics: this.topics })
-    await driver.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.eachBatch(p) })
+    const start = (async () => {
+      await driver.connect()
+      if (this.stopping) return
+      await driver.subscribe({ topics: this.topics })
+      if (this.stopping) return
+      await driver.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.eachBatch(p) })
+    })()
+    this.starting = start.then(() => undefined, () => undefined)
+    await start
   }
 
   private rejoin(): void {
@@ -176,8 +185,12 @@ export class DriverBackedConsumer implements BrokerConsumer {
   async stop(): Promise<void> {
     this.stopping = true
     await this.inFlight
+    // Runs on past the deadline: a client still joining is disconnected once it has joined.
     const leave = async () => {
       await this.rejoining
+      // kafkajs's stop while it joins does nothing and drops its fetch loop, which then runs on
+      // unstoppable once joined (a member that stays in the group, sockets that keep the process up)
+      await this.starting
       const driver = this.driver
       this.driver = undefined
       if (driver) await driver.disconnect()

@@ -1,11 +1,12 @@
-import type { Consumer, Kafka as KafkaClient, Producer } from 'kafkajs'
+import type { Kafka as KafkaClient, Producer } from 'kafkajs'
 import type { ConsumerGroupAdmin } from '../../../application/ports/consumer-group-admin.port.js'
 import type {
-  Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets, TopicPartition,
+  Broker, BrokerConsumer, BrokerProducer, OutboundRecord, PartitionOffsets,
 } from '../../../application/ports/broker.port.js'
 import { committedOffsetsVia, partitionOffsetsVia, withAdmin } from '../shared/kafka-admin-offsets.js'
 import { kafkaGroupAdmin } from '../shared/kafka-group-admin.js'
 import { DriverBackedConsumer, type DriverConsumer, type RebalanceHooks } from './driver-consumer.js'
+import { kafkaJsDriverConsumer } from './kafkajs-driver-consumer.js'
 import type { LagAdmin } from '../shared/admin-lag-reader.js'
 import { brokerError } from '../shared/kafka-errors.js'
 import { checkKafkaJsConnection } from './kafkajs-connection-check.js'
@@ -32,13 +33,9 @@ useFastKafkaJsRecordDecoder()
  */
 export const KAFKAJS_PRODUCER_OPTIONS = { idempotent: false, maxInFlightRequests: 5, allowAutoTopicCreation: false } as const
 
-const assignmentOf = (memberAssignment: Record<string, number[]>): TopicPartition[] =>
-  Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
-
 /**
- * The Broker port over kafkajs (pure JavaScript). kafkajs has no revoke hook: every GROUP_JOIN
- * carries the new assignment, and what is missing from it compared with the last one was revoked.
- * Its eager protocol re-reads every partition from the committed offset after a rebalance.
+ * The Broker port over kafkajs (pure JavaScript); its consumers: kafkajs-driver-consumer.ts. Its
+ * eager protocol re-reads every partition from the committed offset after a rebalance.
  */
 export class KafkaJsBroker implements Broker {
   private readonly kafka: KafkaClient
@@ -101,39 +98,20 @@ export class KafkaJsBroker implements Broker {
   }
 
   private driverConsumer(groupId: string, sessionTimeout: number, maxWaitTimeInMs: number, hooks: RebalanceHooks): DriverConsumer {
-    const consumer: Consumer = this.kafka.consumer({
-      groupId,
-      // The protocol librdkafka members speak too (shared-assigner.ts).
-      partitionAssigners: [librdkafkaRoundRobin],
-      sessionTimeout,
-      rebalanceTimeout: Math.max(sessionTimeout, 10_000),
-      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      maxWaitTimeInMs,
-      retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5000 },
-    })
-    consumer.on(consumer.events.GROUP_JOIN, (e) => {
-      const revoked = hooks.assignment.replace(assignmentOf(e.payload.memberAssignment))
-      void hooks.revoked(revoked)
-      hooks.assigned()
-    })
-    // A crash of the fetch loop (kafkajs gives up and restarts itself): nothing is owned meanwhile.
-    consumer.on(consumer.events.CRASH, (e) => {
-      void hooks.revoked(hooks.assignment.clear())
-      if (!e.payload.restart) {
-        this.options.logger?.error({ client: 'kafkajs', groupId, err: String(e.payload.error) }, 'consumer crashed and kafkajs will not restart it: rejoining')
-        hooks.fatal(e.payload.error)
-      }
-    })
-    return {
-      connect: () => consumer.connect(),
-      subscribe: ({ topics }) => consumer.subscribe({ topics, fromBeginning: true }),
-      run: ({ eachBatchAutoResolve, eachBatch }) =>
-        consumer.run({ autoCommit: false, eachBatchAutoResolve, partitionsConsumedConcurrently: 1, eachBatch }),
-      commitOffsets: (offsets) => consumer.commitOffsets(offsets),
-      pause: (topics) => consumer.pause(topics),
-      resume: (topics) => consumer.resume(topics),
-      disconnect: () => consumer.disconnect(),
-    }
+    return kafkaJsDriverConsumer(
+      (restartOnFailure) => this.kafka.consumer({
+        groupId,
+        // The protocol librdkafka members speak too (shared-assigner.ts).
+        partitionAssigners: [librdkafkaRoundRobin],
+        sessionTimeout,
+        rebalanceTimeout: Math.max(sessionTimeout, 10_000),
+        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+        maxWaitTimeInMs,
+        retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 5000, restartOnFailure },
+      }),
+      hooks,
+      (err) => this.options.logger?.error({ client: 'kafkajs', groupId, err: String(err) }, 'consumer crashed and kafkajs will not restart it: rejoining'),
+    )
   }
 
   private connectedProducer(): Promise<Producer> {

@@ -43,3 +43,58 @@ describe('kafkajs consumer stop', () => {
     expect(left).toBe(true)
   })
 })
+
+// kafkajs's stop while its `run` is still joining does nothing and drops its fetch loop, which
+// then consumes on after the disconnect (the member stayed in the group, its sockets kept the
+// process up). The fake's run joins when told to, and records what the disconnect met.
+describe('kafkajs consumer stopped while it starts', () => {
+  const joining = () => {
+    const seen = { subscribed: false, ran: false, joined: false, disconnectedWhileJoining: false, disconnected: false }
+    let join = () => undefined as void
+    let connected = () => undefined as void
+    const connect = new Promise<void>((r) => (connected = r))
+    const create = (hooks: RebalanceHooks): DriverConsumer => ({
+      ...driver(hooks, async () => {
+        seen.disconnectedWhileJoining ||= seen.ran && !seen.joined
+        seen.disconnected = true
+      }),
+      connect: () => connect,
+      subscribe: async () => void (seen.subscribed = true),
+      run: () => {
+        seen.ran = true
+        return new Promise<void>((r) => (join = () => {
+          seen.joined = true
+          hooks.assignment.replace([{ topic: 't', partition: 0 }])
+          r()
+        }))
+      },
+    })
+    return { seen, create, connected: () => connected(), join: () => join() }
+  }
+
+  it('disconnects once the client has joined, not during the join', async () => {
+    const j = joining()
+    const c = new DriverBackedConsumer(j.create, { heartbeatEveryMs: 1000, joinTimeoutMs: 60_000, leaveTimeoutMs: 1000 })
+    const running = c.run(['t'], callbacks)
+    j.connected()
+    await new Promise((r) => setImmediate(r))
+    expect(j.seen.ran).toBe(true)
+    const stopped = c.stop()
+    await new Promise((r) => setTimeout(r, 20))
+    j.join()
+    await stopped
+    await running
+    expect(j.seen).toMatchObject({ disconnected: true, disconnectedWhileJoining: false })
+  })
+
+  it('does not join at all when stopped while connecting', async () => {
+    const j = joining()
+    const c = new DriverBackedConsumer(j.create, { heartbeatEveryMs: 1000, joinTimeoutMs: 60_000, leaveTimeoutMs: 1000 })
+    const running = c.run(['t'], callbacks)
+    const stopped = c.stop()
+    j.connected()
+    await stopped
+    await running
+    expect(j.seen).toMatchObject({ subscribed: false, ran: false, disconnected: true })
+  })
+})
