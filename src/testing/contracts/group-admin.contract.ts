@@ -60,6 +60,29 @@ export const groupAdminContract = (name: string, make: () => Promise<BrokerUnder
       expect(await admin.committedOffsets(group, topic)).toEqual(new Map([[0, '0'], [2, '1']]))
     })
 
+    it('a consumer stopped while it connects or joins ends its run and leaves no member behind', async () => {
+      sut = await make()
+      const { topic } = await topicWith(3, 0)
+      const admin = sut.broker.groupAdmin()
+      const groups = [5, 30, 100, 300].map((delayMs) => ({ delayMs, group: unique('group') }))
+      await Promise.all(groups.map(async ({ delayMs, group }) => {
+        const consumer = sut.broker.consumer(group)
+        const started = consumer.run([topic], { onBatch: async () => undefined, onRevoked: async () => undefined }).catch(() => undefined)
+        await sleep(delayMs)
+        const stoppedAt = Date.now()
+        await consumer.stop()
+        await started
+        // run() does not wait out its join timeout once stopped
+        expect(Date.now() - stoppedAt, `stopped after ${delayMs} ms`).toBeLessThan(10_000)
+      }))
+      // a member left running joins within a few seconds and stays (it heartbeats)
+      const until = Date.now() + 6000
+      while (Date.now() < until) {
+        for (const { delayMs, group } of groups) expect(await admin.members(group), `stopped after ${delayMs} ms`).toEqual([])
+        await sleep(500)
+      }
+    })
+
     it('members: a running consumer is listed with its client id and host; its group offsets do not move', async () => {
       sut = await make()
       const { topic, endsAfter: ends } = await topicWith(10, 0)

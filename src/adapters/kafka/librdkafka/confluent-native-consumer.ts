@@ -34,6 +34,8 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
   /** Counts revocations: a consume result from an earlier generation is stale. */
   private generation = 0
   private onFatal: (e: unknown) => void = () => undefined
+  /** The client's connect while it runs: a stop meanwhile disconnects it once connected. */
+  private connecting: Promise<void> = Promise.resolve()
 
   constructor(private readonly options: KafkaOptions, private readonly groupId: string) {}
 
@@ -52,7 +54,11 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
     this.client = client
     this.fetcher = new NativeFetcher(client, (e) => this.clientError(e, e.isFatal === true))
     try {
-      await client.connect(topics[0] ?? '')
+      const connected = client.connect(topics[0] ?? '')
+      this.connecting = connected.then(() => undefined, () => undefined)
+      await connected
+      // stopped meanwhile: not joining a group nobody would leave
+      if (this.stopping) return
       client.subscribe([...topics])
     } catch (e) {
       throw brokerError('consumer start', e)
@@ -97,6 +103,7 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
     this.fetcher?.signal()
     await this.inFlight
     await this.loopDone
+    await this.connecting
     // librdkafka's close revokes through rebalance_cb (the engine lets go) before it leaves.
     await this.client?.disconnect().catch(() => undefined)
   }
