@@ -28,8 +28,12 @@ afterAll(async () => {
   await removeRunResources([], databases)
 }, 120_000)
 
-/** docs/operations.md: a stop with the broker silent ends within this (10 s to leave the groups, beside the lag monitor's 5 + 5 s). */
-const KAFKA_STOP_BOUND_MS = 20_000
+/**
+ * docs/operations.md: a stop with the broker silent waits at most 10 s for a commit already out at
+ * the signal and 10 s to leave the groups (the lag monitor's 5 + 5 s beside them), and then exits:
+ * 20 s of timers, the exit's own work on top (20,037 ms in CI with a commit out).
+ */
+const KAFKA_STOP_BOUND_MS = 21_000
 const RECORDS = 200
 /** How long the broker stays silent before the signal: every request the clients had on the wire is then waiting. */
 const SILENT_BEFORE_SIGNAL_MS = 5000
@@ -70,7 +74,7 @@ describe.each(KAFKA_ADAPTERS)('SIGTERM while Kafka is silent (%s)', (adapter) =>
       await new Promise((r) => setTimeout(r, SILENT_BEFORE_SIGNAL_MS))
       const stop = await terminate(service)
       expect(stop.code, service.output.slice(-3000)).toBe(0)
-      expect(stop.ms).toBeLessThan(KAFKA_STOP_BOUND_MS)
+      expect(stop.ms, service.output.slice(-3000)).toBeLessThan(KAFKA_STOP_BOUND_MS)
       expect(service.logLine(/^stopped$/)).toBeDefined()
 
       await kafka.proxy.clear()
