@@ -89,7 +89,7 @@ export const servingSessionMetrics = (tables: ReadTables, developerId: Guid, per
     FROM (
       SELECT SessionId, count() AS Views, countIf(IsClosed = 1) AS ClosedViews, sum(DurationSeconds) AS ViewSeconds
       FROM (${mergedViews(tables, developerId, period, 'serving')})
-      GROUP BY SessionId) AS views
+      GROUP BY SessionId) AS per_session
     ANY LEFT JOIN (
       SELECT SessionId, 1 AS Found, DurationSeconds AS Duration, ViewerKind AS Kind
       FROM ${tables.table('developer_session_facts')}

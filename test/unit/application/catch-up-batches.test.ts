@@ -14,8 +14,8 @@ let h: Harness
 afterEach(async () => h?.stopAll())
 
 /** The harness with every insert's row count recorded. */
-const harness = (catchUp?: { maxRows: number; maxBytes: number }) => {
-  h = new Harness([sessions], { ...FAST_CONFIG, maxBatchRows: 100, flushIntervalMs: 50, ...(catchUp ? { catchUp } : {}) })
+const harness = (catchUp?: { maxRows: number; maxBytes: number }, flushIntervalMs = 50) => {
+  h = new Harness([sessions], { ...FAST_CONFIG, maxBatchRows: 100, flushIntervalMs, ...(catchUp ? { catchUp } : {}) })
   const inserts: number[] = []
   h.sink = { append: async (rows: readonly FactRow[], at: number) => (inserts.push(rows.length), h.store.append(rows, at)) }
   return inserts
@@ -29,7 +29,8 @@ const stored = () => new Set(h.tables.of('session_facts').map((r) => r.fact.row.
 
 describe('batches that follow the backlog (in-memory adapters)', () => {
   it('doubles the batch while far behind, up to the bound, and is back at the default once caught up', async () => {
-    const inserts = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 })
+    // batches sealed by size, not by the interval: under a loaded machine 50 ms sealed one at 500 rows
+    const inserts = harness({ maxRows: 800, maxBytes: 16 * 1024 * 1024 }, 1000)
     const backlog = new SourceBacklog(sessions.topic)
     h.backlogs.set(sessions.name, backlog)
     h.publish(...records(6000))
