@@ -36,6 +36,9 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
   private onFatal: (e: unknown) => void = () => undefined
   /** The client's connect while it runs: a stop meanwhile disconnects it once connected. */
   private connecting: Promise<void> = Promise.resolve()
+  /** Resolves at stop(): a run() still waiting for its first assignment ends then. */
+  private stopRequested!: () => void
+  private readonly stopped = new Promise<void>((r) => (this.stopRequested = r))
 
   constructor(private readonly options: KafkaOptions, private readonly groupId: string) {}
 
@@ -65,7 +68,7 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
     }
     // librdkafka joins on its own threads but reports the assignment only from within consume().
     this.loopDone = this.loop(client, this.fetcher)
-    await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS), fatal])
+    await Promise.race([this.assignment.firstJoin(this.options.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS), fatal, this.stopped])
     this.onFatal = () => undefined
   }
 
@@ -100,6 +103,7 @@ export class ConfluentNativeConsumer implements BrokerConsumer {
 
   async stop(): Promise<void> {
     this.stopping = true
+    this.stopRequested()
     this.fetcher?.signal()
     await this.inFlight
     await this.loopDone
