@@ -1,4 +1,4 @@
-import { dayRecords, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord, type DayStamp } from '../../domain/day-records.js'
+import { dayRecords, sameStamp, stampDays, stampOf, totalsOfRecords, type DayRecord, type DayWrites } from '../../domain/day-records.js'
 import type { Guid } from '../../domain/guid.js'
 import { dayOf, type DayNumber } from '../../domain/serving-links.js'
 import type { UpperLevel } from '../../domain/dimension-upsert.js'
@@ -102,7 +102,7 @@ export class DayRecordsReadModel implements ReadModel {
     if (stale.size === 0) return records
     await this.computeSlot()
     try {
-      const fresh = await this.computed(developerId, stale, (day) => stampOf(writes, day.day, day.windowFirst))
+      const fresh = await this.computed(developerId, stale, writes)
       if (fresh === undefined) return undefined
       if (fresh.length > 0) this.storeAfterAnswer(developerId, fresh)
       return [...records, ...fresh]
@@ -123,12 +123,19 @@ export class DayRecordsReadModel implements ReadModel {
     else this.computing--
   }
 
-  /** The stale days' records, runs too heavy for maxRunViews halved; undefined when one day is. */
-  private async computed(developerId: Guid, stale: ReadonlySet<DayNumber>, stamp: (r: DayRecord) => DayStamp): Promise<StoredDayRecord[] | undefined> {
+  /**
+   * The stale days' records, runs too heavy for maxRunViews halved; undefined when one day is. A
+   * run whose counted view rows are over the limit is halved (a day, found heavy) before reading it:
+   * the counts are the rows written, at least one per view, so it holds about that many views at
+   * least, and finding that out by reading costs a ranking of its rows and maxRunViews views read.
+   */
+  private async computed(developerId: Guid, stale: ReadonlySet<DayNumber>, writes: DayWrites): Promise<StoredDayRecord[] | undefined> {
     const fresh: StoredDayRecord[] = []
     const runs = runsOf(stale)
     for (let run = runs.shift(); run; run = runs.shift()) {
-      const inputs = await this.store.recordInputs(developerId, run.first, run.last, this.limits.maxRunViews)
+      // recordInputs reads the views of the run's days and of the day before
+      const surelyTooHeavy = viewWrites(writes, run.first - 1, run.last) > this.limits.maxRunViews
+      const inputs = surelyTooHeavy ? undefined : await this.store.recordInputs(developerId, run.first, run.last, this.limits.maxRunViews)
       if (!inputs) {
         if (run.first === run.last) return this.rememberHeavy(developerId, run.first)
         const middle = Math.floor((run.first + run.last) / 2)
@@ -136,7 +143,7 @@ export class DayRecordsReadModel implements ReadModel {
         continue
       }
       for (const r of dayRecords(inputs.views, inputs.facts, run.first, run.last)) {
-        if (stale.has(r.day)) fresh.push({ ...r, stamp: stamp(r) })
+        if (stale.has(r.day)) fresh.push({ ...r, stamp: stampOf(writes, r.day, r.windowFirst) })
       }
     }
     return fresh
@@ -164,6 +171,13 @@ export class DayRecordsReadModel implements ReadModel {
         this.storing--
       })
   }
+}
+
+/** The view rows counted on [first, last]. */
+const viewWrites = (writes: DayWrites, first: DayNumber, last: DayNumber): number => {
+  let rows = 0
+  for (let day = first; day <= last; day++) rows += writes.views.get(day) ?? 0
+  return rows
 }
 
 /** Days grouped into runs of consecutive days, each at most RUN_DAYS long. */

@@ -223,6 +223,26 @@ describe('DayRecordsReadModel', () => {
     expect(asked.length).toBeGreaterThan(before)
   })
 
+  it('halves a run and finds a day heavy from the write counts, before reading its views (issue 66: a new process\'s first reads)', async () => {
+    const { facts, serving, records } = memoryStore()
+    const developer = id()
+    for (let d = 0; d < 4; d++) for (let v = 0; v < (d === 1 ? 3 : 1); v++) await visit(facts, developer, NOV_20 + d * DAY + 3_600_000 + v)
+    const heavy = (NOV_20 + DAY) / DAY
+    const asked: [number, number][] = []
+    const counting: DayRecordStore = {
+      dayWrites: (...a) => records.dayWrites(...a),
+      records: (...a) => records.records(...a),
+      recordInputs: async (developerId, first, last, maxViews) => (asked.push([first, last]), records.recordInputs(developerId, first, last, maxViews)),
+      storeRecords: (...a) => records.storeRecords(...a),
+    }
+    // the 21st holds 3 views, every other day 1: with a limit of 2, no run holding the 21st or the day after it is read
+    const reads = new DayRecordsReadModel(serving, counting, undefined, { maxRunViews: 2, maxComputing: 2 })
+    const days = { from: NOV_20 - 2 * DAY, to: NOV_20 + 4 * DAY }
+    expect(await reads.sessionMetrics(developer, days)).toEqual(await serving.sessionMetrics(developer, days))
+    expect(asked.filter(([first, last]) => first <= heavy + 1 && heavy <= last)).toEqual([])
+    expect(asked.length).toBeGreaterThan(0)
+  })
+
   it('a third read waits while two computations are out, then computes (issue 66)', async () => {
     const { facts, serving, records } = memoryStore()
     const developers = [id(), id(), id()]
