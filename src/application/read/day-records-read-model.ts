@@ -44,7 +44,7 @@ export const DEFAULT_COMPUTE_LIMITS: ComputeLimits = { maxRunViews: 50_000, maxC
  * `maxRunViews` views into the process (a day holding more is answered by `inner`), and at most
  * `maxComputing` run at once (a read waits for its turn): memory is bounded whatever a developer's
  * days hold. A day found too heavy is remembered, and a read of a period holding it goes to `inner`
- * at once: finding it out again costs its first `maxRunViews` views read on every read.
+ * at once, without asking for its counts and records again.
  */
 export class DayRecordsReadModel implements ReadModel {
   private storing = 0

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { CLUSTER, replicaUrl } from '../../support/clickhouse-cluster.js'
 
 // Starts the local ClickHouse cluster (ZooKeeper + two 18.16 replicas of one shard,
 // scripts/clickhouse-cluster.sh) for the cluster suite, installing the packages if missing, and
 // stops it afterwards if this setup started it. Fails loudly; the suite never skips itself.
 const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-cluster.sh', import.meta.url))
-const CLUSTER = process.env.DEV_STATS_TEST_CLUSTER ?? 'dev_stats_local'
 const PROBE_DATABASE = 'dev_stats_ddl_probe'
 /** The server answers an unfinished ON CLUSTER query after this long (it would wait 180 s). */
 const DDL_TIMEOUT_SECONDS = 60
@@ -23,7 +23,7 @@ const must = (command: string): void => {
 /** An error text when an ON CLUSTER statement does not finish on both replicas, else undefined. */
 const ddl = async (statement: string): Promise<string | undefined> => {
   try {
-    const response = await fetch(`http://127.0.0.1:18201/?distributed_ddl_task_timeout=${DDL_TIMEOUT_SECONDS}`, {
+    const response = await fetch(`${replicaUrl(1)}/?distributed_ddl_task_timeout=${DDL_TIMEOUT_SECONDS}`, {
       method: 'POST',
       body: statement,
       signal: AbortSignal.timeout((DDL_TIMEOUT_SECONDS + 30) * 1000),
