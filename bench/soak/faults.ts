@@ -19,12 +19,6 @@ export interface Fleet {
   slots: number
 }
 
-/**
- * Runs the schedule: each fault at its time, overlapping as scheduled. Faults on one instance
- * slot wait for each other (a kill does not hit an instance still starting). A span lasts from
- * the fault until its repair is done: broker answering, ClickHouse started, the restarted or
- * removed instance consuming or gone.
- */
 /** One SIGTERM and how the instance took it; a stop while the broker is down cannot leave the groups cleanly. */
 export interface TermOutcome {
   readonly label: string
@@ -36,13 +30,21 @@ export interface TermOutcome {
   readonly deadline: boolean
 }
 
+/**
+ * Runs the schedule: each fault at its time, overlapping as scheduled. Faults on one instance
+ * slot wait for each other (a kill does not hit an instance still starting), and so do faults
+ * on one server: two broker restarts a second apart once started two brokers on the same ports,
+ * and the one left hung in its shutdown held the controller port, so no later start succeeded.
+ * A span lasts from the fault until its repair is done: broker answering, ClickHouse started,
+ * the restarted or removed instance consuming or gone.
+ */
 export class FaultRunner {
   readonly spans: FaultSpan[] = []
   readonly errors: string[] = []
   readonly terms: TermOutcome[] = []
   private brokerDown = false
   private wireFaults = 0
-  private readonly slotLocks = new Map<number, Promise<void>>()
+  private readonly locks = new Map<string, Promise<void>>()
   private readonly running = new Set<Promise<void>>()
   private readonly timers: NodeJS.Timeout[] = []
   private extras = 0
@@ -92,25 +94,29 @@ export class FaultRunner {
     }
     switch (f.kind) {
       case 'broker-restart':
-        this.log('fault broker-restart: stopping the broker')
-        this.brokerDown = true
-        try {
-          await this.infra.kafka('stop')
-          await this.restartBroker()
-        } finally {
-          this.brokerDown = false
-        }
+        await this.exclusive('broker', async () => {
+          this.log('fault broker-restart: stopping the broker')
+          this.brokerDown = true
+          try {
+            await this.infra.kafka('stop')
+            await this.restartBroker()
+          } finally {
+            this.brokerDown = false
+          }
+        })
         return span('broker-restart')
       case 'clickhouse-stop':
-        this.log(`fault clickhouse-stop: ${f.holdMs / 1000} s`)
-        await this.infra.clickhouse('stop')
-        await sleep(f.holdMs)
-        await this.infra.clickhouse('start')
+        await this.exclusive('clickhouse', async () => {
+          this.log(`fault clickhouse-stop: ${f.holdMs / 1000} s`)
+          await this.infra.clickhouse('stop')
+          await sleep(f.holdMs)
+          await this.infra.clickhouse('start')
+        })
         return span(`clickhouse-stop ${f.holdMs / 1000} s`)
       case 'instance-kill':
       case 'instance-term': {
         const slot = f.instance % this.fleet.slots
-        await this.onSlot(slot, async () => {
+        await this.exclusive(`slot ${slot}`, async () => {
           const victim = this.fleet.current(slot)
           this.log(`fault ${f.kind}: ${victim.label}`)
           if (f.kind === 'instance-kill') await victim.kill()
@@ -176,10 +182,11 @@ export class FaultRunner {
     if (exit.code !== 0) this.log(`${victim.label} exited ${exit.code ?? exit.signal} on SIGTERM after ${outcome.seconds.toFixed(1)} s${outcome.brokerDown ? ' (the broker was down)' : ''}`)
   }
 
-  private async onSlot(slot: number, work: () => Promise<void>): Promise<void> {
-    const before = this.slotLocks.get(slot) ?? Promise.resolve()
+  /** Runs `work` after the faults on the same thing (an instance slot, a server) that came before it. */
+  private async exclusive(thing: string, work: () => Promise<void>): Promise<void> {
+    const before = this.locks.get(thing) ?? Promise.resolve()
     const mine = before.then(work, work)
-    this.slotLocks.set(slot, mine.catch(() => undefined))
+    this.locks.set(thing, mine.catch(() => undefined))
     await mine
   }
 }
