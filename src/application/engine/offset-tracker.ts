@@ -11,7 +11,8 @@ const offsetOf = (text: string): Offset => {
 const next = (o: Offset): Offset => (typeof o === 'bigint' ? o + 1n : o + 1)
 
 interface PartitionState extends TopicPartition {
-  readonly pending: Set<Offset>
+  /** Offsets in flight, with how many times each was taken and not settled yet. */
+  readonly pending: Map<Offset, number>
   highestDone: Offset
   committed: Offset
 }
@@ -22,8 +23,10 @@ export const partitionKey = (tp: TopicPartition): string => `${tp.topic}\u0000${
 /**
  * Tracks, per partition, which received offsets are still in flight, so that a commit never
  * passes an offset whose effects are not durable yet — also when records finish out of order
- * (a parked record waiting for its due time while later ones are done). Records come in runs of
- * one partition, so the partition's state is looked up once per run.
+ * (a parked record waiting for its due time while later ones are done). A record read twice (a
+ * rejoin that kept the partition) is in flight until both copies are settled: one may be settled
+ * as the other's in-batch duplicate while the other's lookup is abandoned at a stop. Records come
+ * in runs of one partition, so the partition's state is looked up once per run.
  */
 export class OffsetTracker {
   private readonly partitions = new Map<string, PartitionState>()
@@ -32,7 +35,8 @@ export class OffsetTracker {
     let state: PartitionState | undefined
     for (const r of records) {
       if (state === undefined || state.partition !== r.partition || state.topic !== r.topic) state = this.stateOf(r)
-      state.pending.add(offsetOf(r.offset))
+      const offset = offsetOf(r.offset)
+      state.pending.set(offset, (state.pending.get(offset) ?? 0) + 1)
     }
   }
 
@@ -44,7 +48,9 @@ export class OffsetTracker {
       last = r
       if (!state) continue // revoked meanwhile: its offsets are no longer ours to commit
       const offset = offsetOf(r.offset)
-      state.pending.delete(offset)
+      const left = (state.pending.get(offset) ?? 1) - 1
+      if (left > 0) state.pending.set(offset, left)
+      else state.pending.delete(offset)
       if (offset > state.highestDone) state.highestDone = offset
     }
   }
@@ -54,7 +60,7 @@ export class OffsetTracker {
     const commits: OffsetCommit[] = []
     for (const state of this.partitions.values()) {
       let first = next(state.highestDone)
-      for (const p of state.pending) if (p < first) first = p
+      for (const p of state.pending.keys()) if (p < first) first = p
       if (first > state.committed) {
         commits.push({ topic: state.topic, partition: state.partition, offset: first.toString() })
       }
@@ -82,7 +88,7 @@ export class OffsetTracker {
     let state = this.partitions.get(key)
     if (!state) {
       const start = offsetOf(r.offset)
-      state = { topic: r.topic, partition: r.partition, pending: new Set(), highestDone: typeof start === 'bigint' ? start - 1n : start - 1, committed: start }
+      state = { topic: r.topic, partition: r.partition, pending: new Map(), highestDone: typeof start === 'bigint' ? start - 1n : start - 1, committed: start }
       this.partitions.set(key, state)
     }
     return state

@@ -38,4 +38,15 @@ describe('OffsetTracker', () => {
     tracker.done([...p0, ...p1])
     expect(tracker.committable()).toEqual([{ topic: 't', partition: 1, offset: '8' }])
   })
+
+  it('holds an offset read twice until both reads are settled', () => {
+    const tracker = new OffsetTracker()
+    const [first, again] = [record('4'), record('4')] as [BrokerRecord, BrokerRecord]
+    tracker.received([first])
+    tracker.received([again, record('5')])
+    tracker.done([again, record('5')])
+    expect(tracker.committable()).toEqual([]) // held at 4, where it started
+    tracker.done([first])
+    expect(tracker.committable()).toEqual([{ topic: 't', partition: 0, offset: '6' }])
+  })
 })
