@@ -113,7 +113,9 @@ export class ConsumerEngine {
   async start(): Promise<void> {
     const { consumer, topics, config } = this.deps
     await consumer.run([topics.source, topics.retry], {
-      onBatch: (records) => this.serial(() => this.accept(records)),
+      // A stop abandoning the batch's work owns its outcome (nothing is committed past it): thrown
+      // back, it would make kafkajs crash and rejoin the group while this instance stops.
+      onBatch: (records) => this.serial(() => this.accept(records)).catch((e) => { if (!(e instanceof Abandoned)) throw e }),
       onRevoked: (partitions) => this.serial(() => this.revoke(partitions)),
     })
     // a stop() while joining: no timer may outlive it
@@ -189,6 +191,8 @@ export class ConsumerEngine {
   }
 
   private async accept(records: readonly BrokerRecord[]): Promise<void> {
+    // Stopping: records not taken are read again by the partition's next owner from the last commit.
+    if (this.halted) return
     this.telemetry.consumed(records)
     this.tracker.received(records)
     const { backlog, topics, config } = this.deps

@@ -45,18 +45,21 @@ const parked = (offset: number, dueAt: number): BrokerRecord => {
   return { ...copy, partition: 0, offset: String(offset) }
 }
 
+const engineOver = (consumer: ScriptedConsumer, latestPaths: () => Promise<never>) =>
+  new ConsumerEngine({
+    handler: leads, topics, consumer,
+    producer: { publish: async () => undefined },
+    store: { append: async () => undefined },
+    dimensions: { latestPaths },
+    clock, logger: new RecordingLogger(), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(),
+    config: { maxBatchRows: 1000, flushIntervalMs: 60_000, sinkBackoff: { initialMs: 5, maxMs: 20 }, parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } } },
+  })
+
 describe('a parked copy read twice, whose lookup a stop abandons', () => {
   it('is not committed past: the duplicate settles, the copy it duplicates does not', async () => {
     const consumer = new ScriptedConsumer()
     let lookups = 0
-    const engine = new ConsumerEngine({
-      handler: leads, topics, consumer,
-      producer: { publish: async () => undefined },
-      store: { append: async () => undefined },
-      dimensions: { latestPaths: async () => (lookups++, Promise.reject(new Error('connect ECONNREFUSED'))) },
-      clock, logger: new RecordingLogger(), metrics: new PromMetrics(new Registry()), tracer: new OtelTracer(),
-      config: { maxBatchRows: 1000, flushIntervalMs: 60_000, sinkBackoff: { initialMs: 5, maxMs: 20 }, parking: { maxAttempts: 3, backoff: { initialMs: 1000, maxMs: 4000 } } },
-    })
+    const engine = engineOver(consumer, async () => (lookups++, Promise.reject(new Error('connect ECONNREFUSED'))))
     await engine.start()
     const callbacks = consumer.callbacks as ConsumerCallbacks
     const copy = parked(7, clock.now() + 1000)
@@ -70,5 +73,28 @@ describe('a parked copy read twice, whose lookup a stop abandons', () => {
     await draining
     const committed = consumer.commits.filter((c) => c.topic === topics.retry).map((c) => Number(c.offset))
     expect(Math.max(0, ...committed)).toBeLessThanOrEqual(7)
+  })
+})
+
+// The same soak's log: the batch whose lookup the SIGTERM abandoned was thrown back to kafkajs,
+// which crashed, restarted and rejoined the group while the instance was stopping, and read the
+// partitions again from the last commit into the halted engine.
+describe('a batch whose lookup a stop abandons', () => {
+  it('is answered, not thrown back to the client; what arrives after the stop began is not taken', async () => {
+    const consumer = new ScriptedConsumer()
+    let lookups = 0
+    const engine = engineOver(consumer, async () => (lookups++, Promise.reject(new Error('connect ECONNREFUSED'))))
+    await engine.start()
+    const callbacks = consumer.callbacks as ConsumerCallbacks
+    const due = clock.now() - 1000
+    const delivered = callbacks.onBatch([parked(3, due)])
+    while (lookups < 1) await new Promise((r) => setTimeout(r, 5))
+    const stopping = engine.stop()
+    await expect(delivered).resolves.toBeUndefined()
+    const late = callbacks.onBatch([parked(4, due)])
+    await expect(late).resolves.toBeUndefined()
+    await stopping
+    expect(lookups).toBe(1)
+    expect(consumer.commits).toEqual([])
   })
 })
