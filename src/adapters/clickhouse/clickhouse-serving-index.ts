@@ -10,6 +10,14 @@ import { date, join, sql, uuidSet, type SqlFragment } from './sql-fragment.js'
 /** A lookup reads a few granules of the days it names: one thread is plenty. */
 const LOOKUP_SETTINGS: ClickHouseSettings = { max_threads: 1 }
 
+/**
+ * The rows of `ids` on `days`. The key (Day, id) finds the granules, but a lookup's ids are spread
+ * over a day, so most of its granules are read; PREWHERE reads only the id column of them and the
+ * other columns of the rows that match: a seventh of the bytes, a fifth less time (docs/performance.md).
+ */
+const idsOnDays = (days: readonly DayNumber[], column: SqlFragment, ids: readonly Guid[]): SqlFragment =>
+  sql`PREWHERE ${column} IN ${uuidSet(ids)} WHERE Day IN (${join(days.map((d) => date(dayText(d))), ', ')})`
+
 /** Ids per lookup: 5,000 UUIDs are 185 KB of SQL text, inside 18.16's 256 KiB max_query_size. */
 const IDS_PER_LOOKUP = 5000
 
@@ -56,7 +64,7 @@ export class ClickHouseServingIndex implements ServingIndex {
       SELECT SessionId, PropertyObjectViewId, FactId, DeveloperId, IsClosed, DurationSeconds,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${tables.table('view_links')}
-      WHERE ${this.daysAnd(days, sql`PropertyObjectViewId`, ids)}`, LOOKUP_SETTINGS))
+      ${idsOnDays(days, sql`PropertyObjectViewId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       propertyObjectViewId: r.PropertyObjectViewId, factId: r.FactId, developerId: r.DeveloperId, sessionId: r.SessionId,
       isClosed: Number(r.IsClosed) === 1, durationSeconds: Number(r.DurationSeconds),
@@ -70,7 +78,7 @@ export class ClickHouseServingIndex implements ServingIndex {
     const rows = await inChunks(sessionIds, (ids) => this.session.select<{ Day: number; SessionId: Guid; DeveloperId: Guid }>(sql`
       SELECT DISTINCT toUInt16(Day) AS Day, SessionId, DeveloperId
       FROM ${tables.table('session_view_links')}
-      WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
+      ${idsOnDays(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({ day: Number(r.Day), sessionId: r.SessionId, developerId: r.DeveloperId }))
   }
 
@@ -81,7 +89,7 @@ export class ClickHouseServingIndex implements ServingIndex {
       SELECT toUInt16(Day) AS Day, SessionId, FactId, DurationSeconds, ViewerKind,
              toUInt32(EventTime) AS EventTime, toUInt32(IngestionTime) AS IngestionTime
       FROM ${tables.table('session_links')}
-      WHERE ${this.daysAnd(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
+      ${idsOnDays(days, sql`SessionId`, ids)}`, LOOKUP_SETTINGS))
     return rows.map((r) => ({
       day: Number(r.Day), sessionId: r.SessionId, factId: r.FactId, durationSeconds: Number(r.DurationSeconds), viewerKind: r.ViewerKind,
       eventTime: Number(r.EventTime) * 1000, ingestionTime: Number(r.IngestionTime) * 1000,
@@ -95,9 +103,5 @@ export class ClickHouseServingIndex implements ServingIndex {
 
   async written(writes: readonly DeveloperWrite[]): Promise<void> {
     await this.session.insert('developer_day_writes', writes.map((w) => ({ KeyDeveloperId: w.keyDeveloperId, Day: dayText(w.day), Source: w.source, Rows: w.rows })))
-  }
-
-  private daysAnd(days: readonly DayNumber[], column: SqlFragment, ids: readonly Guid[]): SqlFragment {
-    return sql`Day IN (${join(days.map((d) => date(dayText(d))), ', ')}) AND ${column} IN ${uuidSet(ids)}`
   }
 }
