@@ -20,6 +20,8 @@ const detached = (r: BrokerRecord): BrokerRecord => ({
   value: r.value === null ? null : new Uint8Array(r.value),
 })
 
+const keyOf = (r: BrokerRecord): string => `${r.topic}\u0000${r.partition}\u0000${r.offset}`
+
 /**
  * Parked copies read back from the retry topic before they are due, waiting in memory. At
  * `capacity` the gate closes (the retry topic stops being fetched); once records fall due and
@@ -28,6 +30,8 @@ const detached = (r: BrokerRecord): BrokerRecord => ({
  */
 export class ParkingLot {
   private waiting: { readonly record: BrokerRecord; readonly dueAt: Instant }[] = []
+  /** The waiting records' topic, partition and offset: a copy read again is not held twice. */
+  private readonly keys = new Set<string>()
   private closed = false
 
   constructor(
@@ -41,19 +45,25 @@ export class ParkingLot {
     return this.waiting.length
   }
 
-  hold(record: BrokerRecord, dueAt: Instant): void {
+  /** False when this copy (its offset) is already waiting: read again after a rejoin, it is not held twice. */
+  hold(record: BrokerRecord, dueAt: Instant): boolean {
+    const key = keyOf(record)
+    if (this.keys.has(key)) return false
+    this.keys.add(key)
     this.waiting.push({ record: detached(record), dueAt })
     this.budget.takeParked(recordBytes(record))
     if (!this.closed && this.waiting.length >= this.capacity) {
       this.closed = true
       this.gate.close(this.waiting.length)
     }
+    return true
   }
 
   /** Takes out every record due at `now`. */
   takeDue(now: Instant): BrokerRecord[] {
     const due = this.waiting.filter((w) => w.dueAt <= now).map((w) => w.record)
     if (due.length > 0) this.waiting = this.waiting.filter((w) => w.dueAt > now)
+    for (const r of due) this.keys.delete(keyOf(r))
     this.budget.giveParked(due.reduce((n, r) => n + recordBytes(r), 0))
     this.reopen()
     return due
@@ -63,6 +73,7 @@ export class ParkingLot {
   revoke(partitions: readonly TopicPartition[]): void {
     const revoked = (r: BrokerRecord) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition)
     const kept = this.waiting.filter((w) => !revoked(w.record))
+    for (const w of this.waiting) if (revoked(w.record)) this.keys.delete(keyOf(w.record))
     this.budget.giveParked(this.waiting.filter((w) => revoked(w.record)).reduce((n, w) => n + recordBytes(w.record), 0))
     this.waiting = kept
     this.reopen()

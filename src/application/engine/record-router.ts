@@ -37,7 +37,11 @@ export class RecordRouter {
     const waiting: Waiting[] = []
     for (const r of records) {
       if (r.topic === topics.retry && dueAtOf(r) > now) {
-        this.parking.hold(r, dueAtOf(r))
+        // read again while it waits (a rejoin that kept the partition): the waiting read takes its step
+        if (!this.parking.hold(r, dueAtOf(r))) {
+          this.telemetry.duplicate()
+          batch.settle(r)
+        }
         continue
       }
       const step = stepOf(r, handler, now, batch.seen)

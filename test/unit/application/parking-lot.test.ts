@@ -28,4 +28,17 @@ describe('ParkingLot', () => {
     lot.hold({ topic: 't', partition: 0, offset: '1', key: null, value: null, headers: {} }, 5)
     expect(lot.takeDue(5)).toEqual([{ topic: 't', partition: 0, offset: '1', key: null, value: null, headers: {} }])
   })
+
+  it('holds a copy once: read again (a rejoin that kept the partition) it is refused until it left', () => {
+    const lot = new ParkingLot(10, gate)
+    const copy: BrokerRecord = { topic: 'g.retry', partition: 1, offset: '9', key: null, value: null, headers: {} }
+    expect(lot.hold(copy, 5)).toBe(true)
+    expect(lot.hold({ ...copy }, 5)).toBe(false)
+    expect(lot.hold({ ...copy, partition: 2 }, 5)).toBe(true)
+    expect(lot.size).toBe(2)
+    expect(lot.takeDue(5)).toHaveLength(2)
+    expect(lot.hold(copy, 9)).toBe(true)
+    lot.revoke([{ topic: 'g.retry', partition: 1 }])
+    expect(lot.hold(copy, 9)).toBe(true)
+  })
 })
