@@ -4,7 +4,7 @@ import { ConsumerEngine } from '../../../src/application/engine/consumer-engine.
 import { defaultTopics } from '../../../src/application/engine/engine-config.js'
 import { parkedRecord } from '../../../src/application/engine/side-records.js'
 import { leadCreatedHandler } from '../../../src/application/handlers/lead-created.handler.js'
-import type { BrokerConsumer, BrokerRecord, ConsumerCallbacks, OffsetCommit } from '../../../src/application/ports/broker.port.js'
+import type { BrokerRecord, ConsumerCallbacks } from '../../../src/application/ports/broker.port.js'
 import type { DimensionPath } from '../../../src/domain/dimension-path.js'
 import type { FactRow } from '../../../src/domain/fact-row.js'
 import type { Guid } from '../../../src/domain/guid.js'
@@ -13,6 +13,7 @@ import { PromMetrics } from '../../../src/adapters/observability/prom-metrics.js
 import { ManualClock } from '../../support/clock.js'
 import { binaryRecord, leadCreatedPayload, path } from '../../support/events.js'
 import { RecordingLogger } from '../../support/recording-logger.js'
+import { ScriptedConsumer } from '../../support/scripted-consumer.js'
 
 // Found reviewing the engine while chasing the soak's funnel shortfall: a retry partition revoked
 // and given back to the same member while the open (unsealed) batch still held its records. The
@@ -27,24 +28,6 @@ const id = (v: string) => v as Guid // guid() makes lower-case UUIDs
 const dimension: DimensionPath = {
   developerId: id(po.DeveloperId), projectId: id(po.ProjectId), buildingId: id(po.BuildingId),
   layoutGroupId: id(po.LayoutGroupId), layoutId: id(po.LayoutId), propertyObjectId: id(po.PropertyObjectId),
-}
-
-/** A consumer driven by the test: batches and revocations when it says, commits recorded. */
-class ScriptedConsumer implements BrokerConsumer {
-  callbacks: ConsumerCallbacks | undefined
-  owned = true
-  readonly commits: OffsetCommit[] = []
-  async run(_topics: readonly string[], callbacks: ConsumerCallbacks): Promise<void> {
-    this.callbacks = callbacks
-  }
-  async commit(offsets: readonly OffsetCommit[]): Promise<void> {
-    if (this.owned) this.commits.push(...offsets) // a real client drops partitions it no longer owns
-  }
-  pause(): void {}
-  resume(): void {}
-  pauseTopic(): void {}
-  resumeTopic(): void {}
-  async stop(): Promise<void> {}
 }
 
 const clock = new ManualClock()
