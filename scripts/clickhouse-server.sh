@@ -15,6 +15,7 @@
 #   CLICKHOUSE_HTTP_PORT   HTTP port on 127.0.0.1 (default 18123)
 #   CLICKHOUSE_TCP_PORT    native port on 127.0.0.1 (default 19000)
 #   CLICKHOUSE_START_TIMEOUT  seconds to wait for /ping (default 60)
+#   CLICKHOUSE_QUERY_LOG   1: every query in system.query_log (where the server's time goes; off by default)
 # Cluster member (all optional; scripts/clickhouse-cluster.sh sets them):
 #   CLICKHOUSE_INTERSERVER_PORT  replication port on 127.0.0.1 (unset: interserver disabled)
 #   CLICKHOUSE_CLUSTER           cluster name in <remote_servers>
@@ -196,6 +197,13 @@ cluster_config() {
   printf '    <macros><shard>%s</shard><replica>%s</replica></macros>\n' "${CLICKHOUSE_SHARD:-01}" "${CLICKHOUSE_REPLICA:-r$TCP_PORT}"
 }
 
+# system.query_log on (CLICKHOUSE_QUERY_LOG=1): its table in config.xml, `profile` its setting in users.xml.
+query_log_config() {
+  [[ "${CLICKHOUSE_QUERY_LOG:-}" == 1 ]] || return 0
+  if [[ "${1:-}" == profile ]]; then printf '            <log_queries>1</log_queries>\n'; return; fi
+  printf '    <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>7500</flush_interval_milliseconds></query_log>\n'
+}
+
 https_config() {
   [[ -n "${CLICKHOUSE_HTTPS_PORT:-}" ]] || return 0
   local t; t="$(xml_escape "$CLICKHOUSE_TLS_DIR")"
@@ -267,6 +275,7 @@ $(https_config)
     <max_session_timeout>3600</max_session_timeout>
     <default_session_timeout>60</default_session_timeout>
 $(cluster_config)
+$(query_log_config)
 </yandex>
 EOF
   cat >"$STATE_DIR/users.xml.new" <<EOF
@@ -277,6 +286,7 @@ EOF
         <default>
             <max_memory_usage>4000000000</max_memory_usage>
             <load_balancing>random</load_balancing>
+$(query_log_config profile)
         </default>
     </profiles>
     <users>
