@@ -29,9 +29,8 @@ const keyOf = (r: BrokerRecord): string => `${r.topic}\u0000${r.partition}\u0000
  * can exceed capacity by at most one broker batch.
  */
 export class ParkingLot {
-  private waiting: { readonly record: BrokerRecord; readonly dueAt: Instant }[] = []
-  /** The waiting records' topic, partition and offset: a copy read again is not held twice. */
-  private readonly keys = new Set<string>()
+  /** By topic, partition and offset: a copy read again while it waits is not held twice. */
+  private readonly waiting = new Map<string, { readonly record: BrokerRecord; readonly dueAt: Instant }>()
   private closed = false
 
   constructor(
@@ -42,47 +41,49 @@ export class ParkingLot {
   ) {}
 
   get size(): number {
-    return this.waiting.length
+    return this.waiting.size
   }
 
   /** False when this copy (its offset) is already waiting: read again after a rejoin, it is not held twice. */
   hold(record: BrokerRecord, dueAt: Instant): boolean {
     const key = keyOf(record)
-    if (this.keys.has(key)) return false
-    this.keys.add(key)
-    this.waiting.push({ record: detached(record), dueAt })
+    if (this.waiting.has(key)) return false
+    this.waiting.set(key, { record: detached(record), dueAt })
     this.budget.takeParked(recordBytes(record))
-    if (!this.closed && this.waiting.length >= this.capacity) {
+    if (!this.closed && this.waiting.size >= this.capacity) {
       this.closed = true
-      this.gate.close(this.waiting.length)
+      this.gate.close(this.waiting.size)
     }
     return true
   }
 
   /** Takes out every record due at `now`. */
   takeDue(now: Instant): BrokerRecord[] {
-    const due = this.waiting.filter((w) => w.dueAt <= now).map((w) => w.record)
-    if (due.length > 0) this.waiting = this.waiting.filter((w) => w.dueAt > now)
-    for (const r of due) this.keys.delete(keyOf(r))
-    this.budget.giveParked(due.reduce((n, r) => n + recordBytes(r), 0))
-    this.reopen()
-    return due
+    return this.takeOut((w) => w.dueAt <= now)
   }
 
   /** Forgets the records of revoked partitions: their new owner reads them again. */
   revoke(partitions: readonly TopicPartition[]): void {
-    const revoked = (r: BrokerRecord) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition)
-    const kept = this.waiting.filter((w) => !revoked(w.record))
-    for (const w of this.waiting) if (revoked(w.record)) this.keys.delete(keyOf(w.record))
-    this.budget.giveParked(this.waiting.filter((w) => revoked(w.record)).reduce((n, w) => n + recordBytes(w.record), 0))
-    this.waiting = kept
+    this.takeOut(({ record: r }) => partitions.some((p) => p.topic === r.topic && p.partition === r.partition))
+  }
+
+  /** Removes the waiting records that match (in the order they came), giving their bytes back. */
+  private takeOut(matches: (w: { readonly record: BrokerRecord; readonly dueAt: Instant }) => boolean): BrokerRecord[] {
+    const out: BrokerRecord[] = []
+    for (const [key, w] of this.waiting) {
+      if (!matches(w)) continue
+      this.waiting.delete(key)
+      out.push(w.record)
+    }
+    this.budget.giveParked(out.reduce((n, r) => n + recordBytes(r), 0))
     this.reopen()
+    return out
   }
 
   private reopen(): void {
-    if (this.closed && this.waiting.length < this.capacity) {
+    if (this.closed && this.waiting.size < this.capacity) {
       this.closed = false
-      this.gate.open(this.waiting.length)
+      this.gate.open(this.waiting.size)
     }
   }
 }
