@@ -47,14 +47,13 @@ export const createTopics = async (topics: readonly { name: string; partitions: 
 export const createTopic = (name: string, partitions: number) => createTopics([{ name, partitions }])
 
 /**
- * Committed offsets of a group (sum over partitions) and the topic's end offsets. A busy broker
- * may answer a list-offsets request with a retriable error (NOT_LEADER_FOR_PARTITION, seen in CI),
- * which kafkajs's admin passes on: asked again, up to 10 times.
+ * A busy broker may answer an admin request with a retriable error (NOT_LEADER_FOR_PARTITION on
+ * list-offsets, seen in CI), which kafkajs's admin passes on: asked again, up to 10 times.
  */
-export const lagOf = async (groupId: string, topic: string): Promise<number> => {
+const retryingRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await lagOnce(groupId, topic)
+      return await work()
     } catch (e) {
       const err = e as { retriable?: boolean; cause?: { retriable?: boolean } }
       if (attempt >= 10 || (err.retriable ?? err.cause?.retriable) !== true) throw e
@@ -63,10 +62,20 @@ export const lagOf = async (groupId: string, topic: string): Promise<number> => 
   }
 }
 
-const lagOnce = async (groupId: string, topic: string): Promise<number> => {
-  const a = admin()
-  await a.connect()
-  try {
+const withTestAdmin = async <T>(work: (a: kafkajs.Admin) => Promise<T>): Promise<T> =>
+  retryingRetriable(async () => {
+    const a = admin()
+    await a.connect()
+    try {
+      return await work(a)
+    } finally {
+      await a.disconnect()
+    }
+  })
+
+/** Committed offsets of a group (sum over partitions) and the topic's end offsets. */
+export const lagOf = (groupId: string, topic: string): Promise<number> =>
+  withTestAdmin(async (a) => {
     const [ends, committed] = await Promise.all([a.fetchTopicOffsets(topic), a.fetchOffsets({ groupId, topics: [topic] })])
     const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
     let lag = 0n
@@ -75,10 +84,11 @@ const lagOnce = async (groupId: string, topic: string): Promise<number> => {
       lag += BigInt(e.high) - (c < 0n ? BigInt(e.low) : c)
     }
     return Number(lag)
-  } finally {
-    await a.disconnect()
-  }
-}
+  })
+
+/** High watermark sum of a topic (how many records it ever got). */
+export const recordsIn = (topic: string): Promise<number> =>
+  withTestAdmin(async (a) => (await a.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high), 0))
 
 /** Reads a whole topic from the beginning with a throwaway group until `count` records arrived. */
 export const readTopic = async (broker: Broker, topic: string, count: number, timeoutMs = 60_000): Promise<BrokerRecord[]> => {

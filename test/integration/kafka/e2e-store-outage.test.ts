@@ -5,10 +5,10 @@ import { sessionEndedHandler } from '../../../src/application/handlers/session-e
 import { resetDatabase } from '../../support/clickhouse.js'
 import { binaryRecord, sessionEndedPayload } from '../../support/events.js'
 import { freePort } from '../../support/http.js'
-import { KAFKA_ADAPTERS } from '../../support/kafka.js'
+import { KAFKA_ADAPTERS, recordsIn } from '../../support/kafka.js'
 import { KafkaHarness, eventuallyAsync, isolated } from '../../support/kafka-harness.js'
 import { OwnClickHouse } from '../../support/own-clickhouse.js'
-import { committedButNotStored, committedOffsets, positionsOf, recordsIn, sumOf } from './group-offsets.js'
+import { committedButNotStored, committedOffsets, positionsOf, sumOf } from './group-offsets.js'
 import { confirmingSink, expectEveryRecordOnce } from './store-outage.js'
 
 // Issue 4, store outage on real Kafka: the real ClickHouse server is stopped while the engine

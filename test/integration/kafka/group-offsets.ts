@@ -31,10 +31,6 @@ export const groupMembers = (groupId: string): Promise<{ state: string; members:
     return { state: groups[0]?.state ?? 'Unknown', members: groups[0]?.members.length ?? 0 }
   })
 
-/** High watermark sum of a topic (how many records it ever got). */
-export const recordsIn = (topic: string): Promise<number> =>
-  withAdmin(async (a) => (await a.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high), 0))
-
 export interface Position {
   readonly partition: number
   readonly offset: bigint

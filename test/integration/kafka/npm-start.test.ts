@@ -9,7 +9,7 @@ import { clickhouseUrl } from '../../support/clickhouse.js'
 import {
   binaryRecord, funnelEventPayload, leadCreatedPayload, path, propertyObjectUpsertedPayload, viewActionPayload,
 } from '../../support/events.js'
-import { KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker } from '../../support/kafka.js'
+import { KAFKA_ADAPTERS, KAFKA_BROKERS, kafkaBroker, recordsIn } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
 import { removeRunResources, testAdmin } from '../../support/run-resources.js'
@@ -47,16 +47,6 @@ const deployment = (adapter: string, name: string) => {
   databases.push(database)
   createdTopics.push(...consumers.flatMap((c) => [c.topics.source, c.topics.deadLetter, c.topics.retry]))
   return { env, consumers, topicOf, database }
-}
-
-const endOffset = async (topic: string): Promise<number> => {
-  const a = testAdmin()
-  await a.connect()
-  try {
-    return (await a.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high), 0)
-  } finally {
-    await a.disconnect()
-  }
 }
 
 afterAll(() => removeRunResources(createdTopics, databases))
@@ -100,7 +90,7 @@ describe.each(KAFKA_ADAPTERS)('npm start as the README says (%s)', (adapter) => 
       })
       await broker.producer().publish(late)
       for (const [key] of FUNNEL_EVENTS) {
-        await eventuallyAsync(async () => (await endOffset(d.topicOf(key).retry)) > 0, 60_000, `a parked copy on ${d.topicOf(key).retry}`)
+        await eventuallyAsync(async () => (await recordsIn(d.topicOf(key).retry)) > 0, 60_000, `a parked copy on ${d.topicOf(key).retry}`)
       }
       const session = serverSession({ url: clickhouseUrl(), user: 'default', password: '', database: d.database })
       const readModel = new ClickHouseReadModel(session)
@@ -115,7 +105,7 @@ describe.each(KAFKA_ADAPTERS)('npm start as the README says (%s)', (adapter) => 
       }, 90_000,
         `every stage counted once:\n${service.output.slice(-3000)}`)
       expect(await counts()).toMatchObject(expected)
-      for (const [key] of FUNNEL_EVENTS) expect(await endOffset(d.topicOf(key).deadLetter)).toBe(0)
+      for (const [key] of FUNNEL_EVENTS) expect(await recordsIn(d.topicOf(key).deadLetter)).toBe(0)
 
       // The object moves to another developer: once the move is stored, the next favorite is the
       // new developer's, though the favorites consumer looked the object up (and cached it) before.
