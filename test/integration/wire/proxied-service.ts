@@ -7,10 +7,9 @@ import type { ClickHouseSession } from '../../../src/adapters/clickhouse/clickho
 import { clickhouseUrl } from '../../support/clickhouse.js'
 import { isolatedDeployment, type Deployment } from '../../support/deployment.js'
 import { freePort } from '../../support/http.js'
-import { lagOf } from '../../support/kafka.js'
+import { lagOf, recordsIn } from '../../support/kafka.js'
 import { eventuallyAsync } from '../../support/kafka-harness.js'
 import { NpmStart, npmRun } from '../../support/npm-script.js'
-import { testAdmin } from '../../support/run-resources.js'
 import { TEST_SECRET } from '../../support/tokens.js'
 import type { WireProxy } from '../../support/toxiproxy.js'
 
@@ -68,15 +67,9 @@ export const metricSum = async (base: string, name: string): Promise<number> => 
 
 /** Records on every consumer's dead-letter topic (end offsets summed). */
 export const deadLettered = async (d: Deployment): Promise<number> => {
-  const admin = testAdmin()
-  await admin.connect()
-  try {
-    let n = 0
-    for (const c of d.consumers) n += (await admin.fetchTopicOffsets(c.topics.deadLetter)).reduce((s, p) => s + Number(p.high), 0)
-    return n
-  } finally {
-    await admin.disconnect()
-  }
+  let n = 0
+  for (const c of d.consumers) n += await recordsIn(c.topics.deadLetter)
+  return n
 }
 
 /** Every consumer group's lag on its source topic (end offset − committed), summed. */
