@@ -62,7 +62,8 @@ const retryingRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
   }
 }
 
-const withTestAdmin = async <T>(work: (a: kafkajs.Admin) => Promise<T>): Promise<T> =>
+/** One short admin connection, asked again on a retriable error. */
+export const withTestAdmin = async <T>(work: (a: kafkajs.Admin) => Promise<T>): Promise<T> =>
   retryingRetriable(async () => {
     const a = admin()
     await a.connect()

@@ -1,23 +1,12 @@
-import kafkajs from 'kafkajs'
 import type { Broker } from '../../../src/application/ports/broker.port.js'
-import { KAFKA_BROKERS, readTopic } from '../../support/kafka.js'
+import { readTopic, withTestAdmin } from '../../support/kafka.js'
 
 // Per-partition views of a group for the SIGTERM and store-outage tests: what it committed, who
 // is in it, and which records sit below its committed offsets.
 
-const withAdmin = async <T>(work: (a: kafkajs.Admin) => Promise<T>): Promise<T> => {
-  const a = new kafkajs.Kafka({ clientId: 'dev-stats-test-offsets', brokers: KAFKA_BROKERS, logLevel: kafkajs.logLevel.NOTHING }).admin()
-  await a.connect()
-  try {
-    return await work(a)
-  } finally {
-    await a.disconnect()
-  }
-}
-
 /** The group's committed next-offset per partition (0 where it committed nothing). */
 export const committedOffsets = (groupId: string, topic: string): Promise<Map<number, bigint>> =>
-  withAdmin(async (a) => {
+  withTestAdmin(async (a) => {
     const [t] = await a.fetchOffsets({ groupId, topics: [topic] })
     return new Map((t?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset) < 0n ? 0n : BigInt(p.offset)]))
   })
@@ -26,7 +15,7 @@ export const sumOf = (offsets: Map<number, bigint>): number => Number([...offset
 
 /** Group state and member count as the coordinator sees them. */
 export const groupMembers = (groupId: string): Promise<{ state: string; members: number }> =>
-  withAdmin(async (a) => {
+  withTestAdmin(async (a) => {
     const { groups } = await a.describeGroups([groupId])
     return { state: groups[0]?.state ?? 'Unknown', members: groups[0]?.members.length ?? 0 }
   })
