@@ -30,16 +30,26 @@ interface Answer {
   readonly value: object
   /** When the store last confirmed it: it holds the data of that moment or later. */
   checkedAt: Instant
+  /** When a probe last found the answer kept before it out of date. */
+  readonly changedAt?: Instant
 }
 
 /**
+ * A question whose answer had changed at its last probe is read from the store without a probe
+ * for this long (its answers are not kept meanwhile): under steady ingest for its developer the
+ * probe would only add a round trip, and a busy server's round trips are what a read waits on.
+ */
+const CHANGING_MS = 30_000
+
+/**
  * A ReadModel that answers a repeated question from memory while the store's data behind it is
- * unchanged, so a dashboard's many identical reads cost one query. By default never stale: every
+ * unchanged, so a dashboard's many identical reads cost one query. By default never stale: a
  * read first learns the store's current versions with a probe started after the read arrived
  * (concurrent reads share probes), and an answer is reused only under the versions it was
  * computed at. Where the store can tell a developer's own versions, a developer's answers are
  * keyed by those, so a live ingest invalidates only the answers of the developers it wrote for
- * (concurrent reads of many developers share one probe). With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
+ * (concurrent reads of many developers share one probe). A question found changed at its last
+ * probe goes to the store without one for CHANGING_MS. With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
  * steady ingest a question costs one query per `maxStaleMs`, not one per insert. Concurrent
  * identical reads share one query; failures are not kept.
  */
@@ -78,6 +88,7 @@ export class CachedReadModel implements ReadModel {
     const key = JSON.stringify(question)
     const recent = this.answers.get(key)
     if (recent && this.clock.now() - recent.checkedAt < this.options.maxStaleMs) return recent.value as T
+    if (recent?.changedAt !== undefined && this.clock.now() - recent.changedAt < CHANGING_MS) return read()
     // taken before the probe: the versions it returns are of this moment or later
     const checkedAt = this.clock.now()
     const now = developerId && this.developerVersions ? ((await this.developerVersions(developerId)) ?? new Map<ReadSource, string>()) : await this.versions()
@@ -89,7 +100,7 @@ export class CachedReadModel implements ReadModel {
     }
     return (await this.shared(`${key}@${version}`, async () => {
       const value = await read()
-      this.answers.set(key, { version, value, checkedAt })
+      this.answers.set(key, { version, value, checkedAt, ...(kept ? { changedAt: checkedAt } : {}) })
       return value
     })) as T
   }

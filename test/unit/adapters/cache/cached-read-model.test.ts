@@ -165,7 +165,7 @@ describe('the read cache with per-developer versions', () => {
         return new Map(ids.map((d) => [d, new Map<ReadSource, string>([['views', tokens.get(d) ?? ''], ['sessions', tokens.get(d) ?? '']])]))
       },
     }
-    return { ...base, tokens, asked, cached: new CachedReadModel(base.inner, versions, { now: () => 0 }, { maxEntries: 100, maxStaleMs: 0 }) }
+    return { ...base, tokens, asked, cached: new CachedReadModel(base.inner, versions, { now: () => base.state.now }, { maxEntries: 100, maxStaleMs: 0 }) }
   }
 
   it("another developer's write leaves an answer cached; the developer's own write is in the very next read", async () => {
@@ -178,6 +178,27 @@ describe('the read cache with per-developer versions', () => {
     tokens.set(D1, 'd1-b')
     expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(5)
     expect(state.queries).toBe(2)
+  })
+
+  it('reads a question found changed at its last probe from the store without a probe for 30 s, then probes again', async () => {
+    const { state, tokens, asked, cached } = perDeveloperStore()
+    await cached.sessionMetrics(D1, YEAR)
+    tokens.set(D1, 'd1-b')
+    state.sessions = 2
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(2)
+    tokens.set(D1, 'd1-c')
+    state.sessions = 3
+    state.now = 29_999
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(3)
+    expect([asked.length, state.queries]).toEqual([2, 3])
+    state.now = 30_000
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(3)
+    expect([asked.length, state.queries]).toEqual([3, 4])
+    // no write since: once 30 s have passed, the probe finds the answer current
+    state.now = 60_000
+    state.sessions = 9 // a change the tokens do not show: here it proves the answer came from memory
+    expect((await cached.sessionMetrics(D1, YEAR)).sessions.sessions).toBe(3)
+    expect([asked.length, state.queries]).toEqual([4, 4])
   })
 
   it('reads of several developers at once share one probe', async () => {
