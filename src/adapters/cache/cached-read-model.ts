@@ -49,9 +49,11 @@ const CHANGING_MS = 30_000
  * computed at. Where the store can tell a developer's own versions, a developer's answers are
  * keyed by those, so a live ingest invalidates only the answers of the developers it wrote for
  * (concurrent reads of many developers share one probe). A question found changed at its last
- * probe goes to the store without one for CHANGING_MS. With `maxStaleMs`, an answer confirmed that recently is served as it is, so under
- * steady ingest a question costs one query per `maxStaleMs`, not one per insert. Concurrent
- * identical reads share one query; failures are not kept.
+ * probe goes to the store without one for CHANGING_MS. With `maxStaleMs`, an answer confirmed
+ * that recently is served as it is, so under steady ingest a question costs one query per
+ * `maxStaleMs`, not one per insert. Concurrent identical reads after a probe share one query (a
+ * changing question's each go to the store, as many as the read API's per-developer rate limit
+ * lets through); failures are not kept.
  */
 export class CachedReadModel implements ReadModel {
   private readonly answers: LRUCache<string, Answer>

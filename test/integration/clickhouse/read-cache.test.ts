@@ -96,7 +96,7 @@ describe('the read cache over the ClickHouse server', () => {
     expect((await cached.sessionMetrics(mine, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
     expect(calls.n).toBe(4)
-    clock.ms += 30_000 // past the while a question found changed is read without a probe
+    clock.ms += 30_000 // a question found changed is probed again 30 s on
     await forceMerge(session)
     expect((await cached.sessionMetrics(mine, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
