@@ -6,6 +6,7 @@ import type { ReadModel } from '../../../src/application/ports/read-model.port.j
 import type { Guid } from '../../../src/domain/guid.js'
 import { systemClock } from '../../../src/adapters/clock/system-clock.js'
 import type { Clock } from '../../../src/application/ports/clock.port.js'
+import type { DataVersionReader } from '../../../src/application/ports/data-version.port.js'
 import { CachedReadModel } from '../../../src/adapters/cache/cached-read-model.js'
 import { at, dimPath, funnelFact, id, sessionFact, upperDimFact, viewFact } from '../../../src/testing/contracts/fact-rows.mother.js'
 import { clickhouseUrl, databaseOfTestFile, forceMerge, resetDatabase, servingFactStore } from '../../support/clickhouse.js'
@@ -19,16 +20,26 @@ const T = at('2026-11-30T10:00:00Z')
 const NOV = { from: at('2026-11-01T00:00:00Z'), to: at('2026-12-01T00:00:00Z') }
 const RANGE = { fromDate: '2026-11-01', toDate: '2026-11-30' }
 
-/** The server's read model, counting the queries that reach it. */
+/** A session, its view and a funnel event of the developer. */
+const append = async (dev: Guid, duration: number) => {
+  const s = id()
+  await store.append([sessionFact({ sessionId: s, durationSeconds: duration }), viewFact(dimPath(dev), s, T), funnelFact('Views', dimPath(dev), id(), T)], T)
+}
+
+/** The server's read model, counting the queries that reach it and the per-developer version probes. */
 const counted = (clock: Clock = systemClock) => {
   const inner = new ClickHouseReadModel(session)
-  const calls = { n: 0 }
+  const calls = { n: 0, probes: 0 }
+  const probed: DataVersionReader = {
+    versions: () => versions.versions(),
+    developerVersions: (ids) => (calls.probes++, versions.developerVersions(ids)),
+  }
   const spy: ReadModel = {
     sessionMetrics: (...a) => (calls.n++, inner.sessionMetrics(...a)),
     dimensionNames: (...a) => (calls.n++, inner.dimensionNames(...a)),
     funnelCounts: (...a) => (calls.n++, inner.funnelCounts(...a)),
   }
-  return { calls, cached: new CachedReadModel(spy, versions, clock, { maxEntries: 100, maxStaleMs: 0 }) }
+  return { calls, cached: new CachedReadModel(spy, probed, clock, { maxEntries: 100, maxStaleMs: 0 }) }
 }
 
 beforeAll(() => resetDatabase(session))
@@ -81,10 +92,6 @@ describe('the read cache over the ClickHouse server', () => {
     const clock = { ms: 0, now: () => clock.ms }
     const { calls, cached } = counted(clock)
     const [mine, other] = [id(), id()]
-    const append = async (dev: Guid, duration: number) => {
-      const s = id()
-      await store.append([sessionFact({ sessionId: s, durationSeconds: duration }), viewFact(dimPath(dev), s, T), funnelFact('Views', dimPath(dev), id(), T)], T)
-    }
     await append(mine, 10)
     expect((await cached.sessionMetrics(mine, NOV)).sessions.sessions).toBe(1)
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(1)
@@ -101,6 +108,21 @@ describe('the read cache over the ClickHouse server', () => {
     expect((await cached.sessionMetrics(mine, NOV)).sessions).toMatchObject({ sessions: 2, totalDurationSeconds: 40 })
     expect((await cached.funnelCounts(mine, RANGE, {})).Views).toBe(2)
     expect(calls.n).toBe(4)
+  })
+
+  it('per developer: while its answers keep changing, a read goes to the store without a probe and holds every insert before it', async () => {
+    const clock = { ms: 0, now: () => clock.ms }
+    const { calls, cached } = counted(clock)
+    const dev = id()
+    await append(dev, 10)
+    expect((await cached.sessionMetrics(dev, NOV)).sessions.sessions).toBe(1)
+    await append(dev, 20)
+    expect((await cached.sessionMetrics(dev, NOV)).sessions.sessions).toBe(2)
+    expect(calls).toEqual({ n: 2, probes: 2 })
+    await append(dev, 30)
+    clock.ms = 29_999
+    expect((await cached.sessionMetrics(dev, NOV)).sessions).toMatchObject({ sessions: 3, totalDurationSeconds: 60 })
+    expect(calls).toEqual({ n: 3, probes: 2 })
   })
 
   it('per developer: a redelivered row is asked again (its count rose), and the answer holds after a merge collapses it', async () => {
